@@ -1,0 +1,184 @@
+"""Tokens for the PDDL and plan grammars.
+
+The lexer is context-free; keyword resolution happens in the parser driver, which knows the parser
+state. Splitting it this way lets the parenthesis repair (``parens.py``) see the whole token stream
+before parsing starts.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+
+from .model import Atom, Name
+from .spans import Span
+
+# Raw token kinds. The driver maps WORD and COLON_WORD to grammar terminals.
+LPAR, RPAR, WORD, COLON_WORD, VARIABLE, NUMBER, OP, DASH, HASH_T, FACTS, BAD = (
+    "LPAR",
+    "RPAR",
+    "WORD",
+    "COLON_WORD",
+    "VARIABLE",
+    "NUMBER",
+    "OP",
+    "DASH",
+    "HASH_T",
+    "FACTS",
+    "BAD",
+)
+COLON, LBRACK, RBRACK = "COLON", "LBRACK", "RBRACK"
+
+
+class Token:
+    """A token; ``type`` is the grammar terminal once the driver has resolved it."""
+
+    __slots__ = ("end", "kind", "start", "text", "type", "value")
+
+    def __init__(self, kind: str, text: str, start: int, end: int, value: object = None) -> None:
+        self.kind = kind
+        self.type = kind
+        self.text = text
+        self.start = start
+        self.end = end
+        self.value = value
+
+    def __repr__(self) -> str:
+        return f"Token({self.type}, {self.text!r}, {self.start})"
+
+    def __deepcopy__(self, memo: dict) -> Token:
+        return self
+
+    def name(self) -> Name:
+        return Name(self.text.lower(), self.text, Span(self.start, self.end))
+
+_NAME = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"
+_PDDL_TOKEN = re.compile(
+    r"(?P<ws>\s+)"
+    r"|(?P<comment>;[^\n]*)"
+    r"|(?P<LPAR>\()"
+    r"|(?P<RPAR>\))"
+    r"|(?P<VARIABLE>\?" + _NAME + r")"
+    r"|(?P<NUMBER>-?(?:\d+(?:\.\d*)?|\.\d+)(?![A-Za-z_\-]))"
+    r"|(?P<WORD>" + _NAME + r")"
+    r"|(?P<COLON_WORD>:" + _NAME + r")"
+    r"|(?P<OP><=|>=|[=<>+*/])"
+    r"|(?P<DASH>-)"
+    r"|(?P<HASH_T>\#t\b)"
+    r"|(?P<BAD>.)",
+    re.DOTALL,
+)
+
+# A run of ground atoms, the bulk of any large :init. Parsed here in one regex step per atom.
+_SIMPLE_ATOM = re.compile(r"(?:\s+|;[^\n]*)*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)")
+_ARG = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+_INIT_KEYWORD = re.compile(r"\s*:init(?![A-Za-z0-9_\-])", re.IGNORECASE)
+# Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed
+# by one of them is not an atom.
+FORMULA_HEADS = frozenset(
+    "and or not imply exists forall preference when assign increase decrease scale-up scale-down "
+    "always sometime within at-most-once sometime-after sometime-before always-within hold-during "
+    "hold-after oneof unknown over".split()
+)
+
+
+def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
+    """All significant tokens of a domain or problem.
+
+    With ``fast_facts``, runs of ground atoms directly inside ``(:init`` become one FACTS token
+    (the model is identical; the round-trip tests compare both paths).
+    """
+    tokens: list[Token] = []
+    append = tokens.append
+    pos = 0
+    length = len(text)
+    match = _PDDL_TOKEN.match
+    depth = 0
+    init_depth = -1  # paren depth inside (:init, or -1 outside it
+    while pos < length:
+        m = match(text, pos)
+        assert m is not None  # BAD matches any character
+        kind = m.lastgroup
+        end = m.end()
+        if kind == "ws" or kind == "comment":
+            pos = end
+            continue
+        append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
+        if kind == "LPAR":
+            depth += 1
+            if fast_facts and init_depth < 0:
+                init = _INIT_KEYWORD.match(text, end)
+                if init is not None:
+                    append(Token(COLON_WORD, text[init.end() - 5 : init.end()], init.end() - 5, init.end()))
+                    end = init.end()
+                    init_depth = depth
+                    end = _append_facts(text, end, append)
+        elif kind == "RPAR":
+            depth -= 1
+            if depth < init_depth:
+                init_depth = -1
+            elif depth == init_depth:
+                end = _append_facts(text, end, append)
+        pos = end
+    return tokens
+
+
+def _append_facts(text: str, pos: int, append: Callable[[Token], None]) -> int:
+    facts, end = _scan_facts(text, pos)
+    if facts:
+        append(Token(FACTS, "", facts[0].span.start, facts[-1].span.end, tuple(facts)))
+    return end
+
+
+def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
+    facts: list[Atom] = []
+    match = _SIMPLE_ATOM.match
+    while True:
+        m = match(text, pos)
+        if m is None or m.group(1).lower() in FORMULA_HEADS:
+            return facts, pos
+        head = m.group(1)
+        head_start = m.start(1)
+        args_start, args_end = m.span(2)
+        args = tuple(
+            Name(a.group().lower(), a.group(), Span(a.start(), a.end()))
+            for a in _ARG.finditer(text, args_start, args_end)
+        )
+        paren = text.index("(", m.start(), head_start)
+        facts.append(
+            Atom(Name(head.lower(), head, Span(head_start, head_start + len(head))), args, Span(paren, m.end()))
+        )
+        pos = m.end()
+
+
+_PLAN_TOKEN = re.compile(
+    r"(?P<ws>\s+)"
+    r"|(?P<comment>;[^\n]*)"
+    r"|(?P<LPAR>\()"
+    r"|(?P<RPAR>\))"
+    r"|(?P<LBRACK>\[)"
+    r"|(?P<RBRACK>\])"
+    r"|(?P<NUMBER>(?:\d+(?:\.\d*)?|\.\d+)(?![A-Za-z_\-]))"
+    r"|(?P<COLON>:)"
+    r"|(?P<WORD>" + _NAME + r")"
+    r"|(?P<BAD>.)",
+    re.DOTALL,
+)
+_COST_COMMENT = re.compile(r";+\s*cost\s*=\s*(\d+(?:\.\d*)?)", re.IGNORECASE)
+
+
+def lex_plan(text: str) -> tuple[list[Token], Token | None]:
+    """Plan tokens, and the ``; cost = N`` comment's number if there is one."""
+    tokens: list[Token] = []
+    cost: Token | None = None
+    for m in _PLAN_TOKEN.finditer(text):
+        kind = m.lastgroup
+        if kind == "ws":
+            continue
+        if kind == "comment":
+            c = _COST_COMMENT.match(m.group())
+            if c is not None:
+                cost = Token(NUMBER, c.group(1), m.start() + c.start(1), m.start() + c.end(1))
+            continue
+        tokens.append(Token(kind, m.group(), m.start(), m.end()))  # type: ignore[arg-type]
+    return tokens, cost

@@ -1,0 +1,138 @@
+"""Balances parentheses before parsing, guessing where a missing or extra one belongs.
+
+A single missing ``)`` makes a LALR parse of PDDL fail far from the mistake (often only at the end of
+the file). Before parsing we therefore match parentheses using cues that PDDL's structure gives for
+free: a section such as ``(:action`` or ``(:init`` must sit directly inside ``(define``, an action
+section keyword (``:effect``) directly inside its action, and, where the file is short of ``)``,
+a line that starts at the indentation of an open form's line closes that form. Every guess becomes
+one diagnostic on the parenthesis concerned; the parser then sees a balanced stream.
+"""
+
+from __future__ import annotations
+
+from .diagnostics import Diagnostic, make
+from .lexer import COLON_WORD, LPAR, RPAR, Token
+from .spans import Span
+
+SECTION_KEYWORDS = frozenset(
+    ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
+    ":process :event :derived :domain :objects :init :goal :metric".split()
+)
+ACTION_KEYWORDS = frozenset(":parameters :precondition :effect :duration :condition :observe".split())
+ACTION_SECTIONS = frozenset(":action :durative-action :process :event".split())
+
+
+class _Opener:
+    __slots__ = ("head", "indent", "line_start", "token")
+
+    def __init__(self, token: Token, head: str, line_start: bool, indent: int) -> None:
+        self.token = token
+        self.head = head
+        self.line_start = line_start
+        self.indent = indent
+
+
+def _line_info(text: str, offset: int) -> tuple[bool, int]:
+    """Whether the token at ``offset`` is the first on its line, and its column."""
+    line_start = text.rfind("\n", 0, offset) + 1
+    prefix = text[line_start:offset]
+    return (not prefix.strip(), offset - line_start)
+
+
+def _describe(opener: _Opener, text: str) -> str:
+    head = f"`({opener.head}`" if opener.head else "`(`"
+    line = text.count("\n", 0, opener.token.start) + 1
+    return f"{head} on line {line}"
+
+
+def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
+    opens = sum(1 for t in tokens if t.kind == LPAR)
+    closes = sum(1 for t in tokens if t.kind == RPAR)
+    budget = opens - closes  # how many `)` are missing overall
+    out: list[Token] = []
+    diagnostics: list[Diagnostic] = []
+    stack: list[_Opener] = []
+
+    def close(reason: str) -> None:
+        opener = stack.pop()
+        at = out[-1].end if out else 0
+        out.append(Token(RPAR, ")", at, at))
+        diagnostics.append(
+            make(
+                "unclosed-paren",
+                f"{_describe(opener, text)} is not closed: add `)` {reason}.",
+                Span(opener.token.start, opener.token.end),
+                related=(),
+                data=(("insert", str(at)),),
+            )
+        )
+
+    count = len(tokens)
+    for index, token in enumerate(tokens):
+        kind = token.kind
+        if kind == LPAR:
+            following = tokens[index + 1] if index + 1 < count else None
+            head = following.text.lower() if following is not None and following.kind != LPAR else ""
+            if head in SECTION_KEYWORDS and len(stack) > 1:
+                while len(stack) > 1:
+                    close(f"before `({head}` (a section must sit directly inside `(define`)")
+                    budget -= 1
+            elif budget > 0 and len(stack) > 1:
+                first, indent = _line_info(text, token.start)
+                while (
+                    first
+                    and budget > 0
+                    and len(stack) > 1
+                    and stack[-1].line_start
+                    and stack[-1].indent >= indent
+                ):
+                    close("before this line (its indentation says the form ended)")
+                    budget -= 1
+            first, indent = _line_info(text, token.start)
+            stack.append(_Opener(token, head, first, indent))
+            out.append(token)
+        elif kind == RPAR:
+            if not stack:
+                diagnostics.append(
+                    make(
+                        "unexpected-close-paren",
+                        "This `)` closes nothing: remove it.",
+                        Span(token.start, token.end),
+                    )
+                )
+                continue
+            if len(stack) == 1 and _more_sections_follow(tokens, index):
+                diagnostics.append(
+                    make(
+                        "unexpected-close-paren",
+                        "This `)` closes `(define` but more sections follow: remove it "
+                        "(or the extra `)` just before it).",
+                        Span(token.start, token.end),
+                    )
+                )
+                budget += 1
+                continue
+            stack.pop()
+            out.append(token)
+        else:
+            if kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS:
+                action_depth = next(
+                    (d for d in range(len(stack) - 1, -1, -1) if stack[d].head in ACTION_SECTIONS), None
+                )
+                if action_depth is not None:
+                    while len(stack) > action_depth + 1:
+                        close(f"before `{token.text}` (it must sit directly inside the action)")
+                        budget -= 1
+            out.append(token)
+    while stack:
+        close("at the end of the file" if len(stack) == 1 else "where the form ends")
+    return out, diagnostics
+
+
+def _more_sections_follow(tokens: list[Token], index: int) -> bool:
+    nxt = index + 1
+    return (
+        nxt + 1 < len(tokens)
+        and tokens[nxt].kind == LPAR
+        and tokens[nxt + 1].text.lower() in SECTION_KEYWORDS
+    )

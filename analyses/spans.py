@@ -1,0 +1,105 @@
+"""Positions in the source text, independent of any editor protocol.
+
+The core measures everything in code-point offsets into the document text because that is what
+Python strings index by; converting to (line, UTF-16 character) happens once, at the edge (the CLI's
+JSON/SARIF output and the server), through :class:`LineIndex`.
+"""
+
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, slots=True, order=True)
+class Span:
+    """A half-open range ``[start, end)`` of code-point offsets into one document."""
+
+    start: int
+    end: int
+
+    def cover(self, other: Span) -> Span:
+        return Span(min(self.start, other.start), max(self.end, other.end))
+
+    def contains(self, offset: int) -> bool:
+        return self.start <= offset <= self.end
+
+
+NO_SPAN = Span(0, 0)
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """A 0-based line and a 0-based character counted in UTF-16 code units (the LSP convention)."""
+
+    line: int
+    character: int
+
+
+class LineIndex:
+    """Maps code-point offsets to LSP positions and back for one text.
+
+    Lines end at ``\\n``; a ``\\r`` before it belongs to the line ending, so CRLF files get the same
+    positions an editor shows.
+    """
+
+    __slots__ = ("_ascii", "_line_starts", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        starts = [0]
+        find = text.find
+        pos = find("\n")
+        while pos != -1:
+            starts.append(pos + 1)
+            pos = find("\n", pos + 1)
+        self._line_starts = starts
+        self._ascii = text.isascii()
+
+    @property
+    def line_count(self) -> int:
+        return len(self._line_starts)
+
+    def line_of(self, offset: int) -> int:
+        return bisect.bisect_right(self._line_starts, offset) - 1
+
+    def line_start(self, line: int) -> int:
+        return self._line_starts[line]
+
+    def line_end(self, line: int) -> int:
+        """Offset just past the line's last character, excluding its line ending."""
+        if line + 1 < len(self._line_starts):
+            end = self._line_starts[line + 1] - 1
+        else:
+            end = len(self._text)
+        if end > self._line_starts[line] and self._text[end - 1 : end] == "\r":
+            end -= 1
+        return end
+
+    def position(self, offset: int) -> Position:
+        offset = max(0, min(offset, len(self._text)))
+        line = self.line_of(offset)
+        start = self._line_starts[line]
+        offset = min(offset, max(start, self.line_end(line)))
+        if self._ascii:
+            return Position(line, offset - start)
+        segment = self._text[start:offset]
+        return Position(line, len(segment.encode("utf-16-le")) // 2)
+
+    def offset(self, position: Position) -> int:
+        """The code-point offset of an LSP position; characters past the line end clamp to it."""
+        if position.line >= len(self._line_starts):
+            return len(self._text)
+        start = self._line_starts[max(position.line, 0)]
+        end = self.line_end(max(position.line, 0))
+        if self._ascii:
+            return min(start + max(position.character, 0), end)
+        units = 0
+        index = start
+        while index < end and units < position.character:
+            units += 2 if ord(self._text[index]) > 0xFFFF else 1
+            index += 1
+        return index
+
+    def range(self, span: Span) -> tuple[Position, Position]:
+        return self.position(span.start), self.position(span.end)
