@@ -82,7 +82,9 @@ def _groups(children: Children) -> Iterator[tuple[list[Any], TypeRef | None]]:
 
 
 def _typed(children: Children) -> tuple[TypedName, ...]:
-    return tuple(TypedName(item, type_ref, item.span) for items, type_ref in _groups(children) for item in items)
+    return tuple(
+        TypedName(item, type_ref, item.span) for items, type_ref in _groups(children) for item in items
+    )
 
 
 class Section:

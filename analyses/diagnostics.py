@@ -100,6 +100,11 @@ CODES: dict[str, CodeInfo] = _catalogue(
     # --- plan -----------------------------------------------------------------------------------
     ("unknown-action", E, "A plan step names an action the domain does not declare."),
     ("missing-problem", I, "No problem could be associated with the plan, so only its syntax is checked."),
+    # --- files and links (association, lint orchestration) ----------------------------------------
+    ("broken-link", E, "A `; @domain` / `; @problem` link (or a setting) points at a file that cannot be used."),
+    ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from the name of the domain linked to it."),
+    ("unreadable-file", E, "The file could not be read (missing, a folder, not permitted, binary or too large)."),
+    ("internal-error", E, "plansight itself failed on this file (a bug); the other checks still ran."),
 )
 
 

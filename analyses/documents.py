@@ -21,8 +21,10 @@ PLAN_SUFFIXES = frozenset({".plan", ".soln", ".sol", ".txt"})
 PDDL_SUFFIXES = frozenset({".pddl"})
 
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
-_DIRECTIVE = re.compile(r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan)[ \t]+(\S.*?)[ \t]*$",
-                        re.IGNORECASE | re.MULTILINE)
+_DIRECTIVE = re.compile(
+    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan)[ \t]+(\S.*?)[ \t]*$",
+    re.IGNORECASE | re.MULTILINE,
+)
 
 
 @dataclass(frozen=True, slots=True)

@@ -42,8 +42,12 @@ class Tables:
     describe: Callable[[str], str]
 
 
-def build_tables(grammar: str, transformer: Transformer, resolve: Callable[[Token, Mapping[str, Any]], str],
-                 describe: Callable[[str], str]) -> Tables:  # type: ignore[type-arg]
+def build_tables(
+    grammar: str,
+    transformer: Transformer,
+    resolve: Callable[[Token, Mapping[str, Any]], str],
+    describe: Callable[[str], str],
+) -> Tables:  # type: ignore[type-arg]
     lark = Lark(grammar_text(grammar), parser="lalr", lexer=_NoLexer, transformer=transformer, start="start")
     inner = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
     return Tables(ParseConf(inner.parse_table, inner.callbacks, "start"), resolve, describe)

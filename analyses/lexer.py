@@ -52,6 +52,7 @@ class Token:
     def name(self) -> Name:
         return Name(self.text.lower(), self.text, Span(self.start, self.end))
 
+
 _NAME = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"
 _PDDL_TOKEN = re.compile(
     r"(?P<ws>\s+)"
@@ -70,8 +71,9 @@ _PDDL_TOKEN = re.compile(
 )
 
 # A run of ground atoms, the bulk of any large :init. Parsed here in one regex step per atom.
-_SIMPLE_ATOM = re.compile(r"(?:\s+|;[^\n]*)*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)")
-_ARG = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*")
+_SIMPLE_ATOM = re.compile(
+    r"(?:\s+|;[^\n]*)*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
+)
 _INIT_KEYWORD = re.compile(r"\s*:init(?![A-Za-z0-9_\-])", re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed
 # by one of them is not an atom.
@@ -130,25 +132,62 @@ def _append_facts(text: str, pos: int, append: Callable[[Token], None]) -> int:
     return end
 
 
+# The hot path builds hundreds of thousands of names: set the slots directly instead of going through
+# the frozen dataclasses' __init__ (which routes every field through object.__setattr__).
+_new = object.__new__
+_set_key, _set_text, _set_name_span = Name.key.__set__, Name.text.__set__, Name.span.__set__  # type: ignore[attr-defined]
+_set_predicate, _set_args, _set_atom_span = Atom.predicate.__set__, Atom.args.__set__, Atom.span.__set__  # type: ignore[attr-defined]
+_new_span = tuple.__new__
+
+
+def _new_name(key: str, text: str, span: Span) -> Name:
+    name = _new(Name)
+    _set_key(name, key)
+    _set_text(name, text)
+    _set_name_span(name, span)
+    return name
+
+
+def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
+    atom = _new(Atom)
+    _set_predicate(atom, predicate)
+    _set_args(atom, args)
+    _set_atom_span(atom, span)
+    return atom
+
+
 def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
     facts: list[Atom] = []
+    append = facts.append
     match = _SIMPLE_ATOM.match
+    find = text.find
+    heads = FORMULA_HEADS
     while True:
         m = match(text, pos)
-        if m is None or m.group(1).lower() in FORMULA_HEADS:
+        if m is None:
             return facts, pos
-        head = m.group(1)
+        head, args_text = m.group(1, 2)
+        head_key = head.lower()
+        if head_key in heads:
+            return facts, pos
         head_start = m.start(1)
-        args_start, args_end = m.span(2)
-        args = tuple(
-            Name(a.group().lower(), a.group(), Span(a.start(), a.end()))
-            for a in _ARG.finditer(text, args_start, args_end)
+        at = m.start(2)
+        args = []
+        for arg in args_text.split():
+            at = find(arg, at)
+            end = at + len(arg)
+            args.append(_new_name(arg.lower(), arg, _new_span(Span, (at, end))))
+            at = end
+        end = m.end()
+        paren = find("(", m.start(), head_start)
+        append(
+            _new_atom(
+                _new_name(head_key, head, _new_span(Span, (head_start, head_start + len(head)))),
+                tuple(args),
+                _new_span(Span, (paren, end)),
+            )
         )
-        paren = text.index("(", m.start(), head_start)
-        facts.append(
-            Atom(Name(head.lower(), head, Span(head_start, head_start + len(head))), args, Span(paren, m.end()))
-        )
-        pos = m.end()
+        pos = end
 
 
 _PLAN_TOKEN = re.compile(

@@ -11,13 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Union
 
 from .spans import NO_SPAN, Span
-
-
-def _span() -> Span:
-    return field(default=NO_SPAN, compare=False, hash=False)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,7 +21,7 @@ class Name:
 
     key: str
     text: str = field(default="", compare=False, hash=False)
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
     @property
     def is_variable(self) -> bool:
@@ -49,7 +44,7 @@ class TypeRef:
     """The type after ``-`` in a typed list: one name, or ``(either ...)`` with several."""
 
     names: tuple[Name, ...]
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
     @property
     def is_either(self) -> bool:
@@ -62,7 +57,7 @@ class TypedName:
 
     name: Name
     type: TypeRef | None = None
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 # --- numeric expressions ---------------------------------------------------------------------------
@@ -72,7 +67,7 @@ class TypedName:
 class Number:
     value: float
     text: str = field(default="", compare=False, hash=False)
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,17 +76,17 @@ class FunctionTerm:
 
     function: Name
     args: tuple[Name, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic:
     op: str  # + - * /
     args: tuple[NumericExpr, ...]
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
-NumericExpr = Union[Number, FunctionTerm, Arithmetic, Name]
+NumericExpr = Number | FunctionTerm | Arithmetic | Name
 """A ``Name`` here is a variable (``?duration``, a numeric parameter) or ``#t``."""
 
 
@@ -102,39 +97,39 @@ NumericExpr = Union[Number, FunctionTerm, Arithmetic, Name]
 class Atom:
     predicate: Name
     args: tuple[Name, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Equality:
     left: Name
     right: Name
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Not:
     arg: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class And:
     args: tuple[Formula, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Or:
     args: tuple[Formula, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Imply:
     condition: Formula
     consequence: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +137,7 @@ class Quantified:
     quantifier: str  # "exists" | "forall"
     variables: tuple[TypedName, ...]
     body: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -150,14 +145,14 @@ class Comparison:
     op: str  # < <= = >= >
     left: NumericExpr
     right: NumericExpr
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Preference:
     name: Name | None
     body: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -166,7 +161,7 @@ class TimeSpecified:
 
     when: str  # "start" | "end" | "all"
     body: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -175,7 +170,7 @@ class TimedLiteral:
 
     time: Number
     body: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -186,7 +181,7 @@ class Modal:
     op: str
     numbers: tuple[Number, ...]
     args: tuple[Formula, ...]
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 # --- effects --------------------------------------------------------------------------------------
@@ -196,7 +191,7 @@ class Modal:
 class When:
     condition: Formula
     effect: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,25 +199,25 @@ class NumericEffect:
     op: str  # assign increase decrease scale-up scale-down
     target: FunctionTerm
     value: NumericExpr
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
-Formula = Union[
-    Atom,
-    Equality,
-    Not,
-    And,
-    Or,
-    Imply,
-    Quantified,
-    Comparison,
-    Preference,
-    TimeSpecified,
-    TimedLiteral,
-    Modal,
-    When,
-    NumericEffect,
-]
+Formula = (
+    Atom
+    | Equality
+    | Not
+    | And
+    | Or
+    | Imply
+    | Quantified
+    | Comparison
+    | Preference
+    | TimeSpecified
+    | TimedLiteral
+    | Modal
+    | When
+    | NumericEffect
+)
 """Conditions and effects share node types: ``(and ...)``, ``(not ...)``, ``forall`` and the time
 specifiers have the same shape in both, and the grammar accepts the union so that a construct in the
 wrong place gets a precise semantic diagnostic instead of a bare syntax error."""
@@ -270,14 +265,14 @@ def numeric_terms(expr: NumericExpr) -> Iterator[NumericExpr]:
 class TypeDecl:
     name: Name
     parent: TypeRef | None = None
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class PredicateDecl:
     name: Name
     parameters: tuple[TypedName, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -285,7 +280,7 @@ class FunctionDecl:
     name: Name
     parameters: tuple[TypedName, ...] = ()
     type: TypeRef | None = None  # None: number
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -305,7 +300,7 @@ class Action:
     duration: Formula | None = None
     observe: Formula | None = None  # contingent planning's sensing actions
     sections: tuple[Name, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
     @property
     def durative(self) -> bool:
@@ -316,7 +311,7 @@ class Action:
 class DerivedPredicate:
     head: PredicateDecl
     body: Formula
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -331,14 +326,14 @@ class Domain:
     actions: tuple[Action, ...] = ()
     derived: tuple[DerivedPredicate, ...] = ()
     sections: tuple[Name, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Metric:
     direction: str  # minimize | maximize
     expr: NumericExpr
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +347,7 @@ class Problem:
     constraints: Formula | None = None
     metric: Metric | None = None
     sections: tuple[Name, ...] = ()
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -361,14 +356,14 @@ class PlanStep:
     args: tuple[Name, ...] = ()
     time: Number | None = None
     duration: Number | None = None
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Plan:
     steps: tuple[PlanStep, ...] = ()
     cost: Number | None = None
-    span: Span = _span()
+    span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 def atom_text(predicate: str, args: tuple[str, ...] | list[str]) -> str:

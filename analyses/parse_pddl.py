@@ -9,6 +9,7 @@ from typing import Any
 
 from .build_model import ModelBuilder
 from .diagnostics import Diagnostic, make
+from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
 from .lexer import BAD, COLON_WORD, DASH, HASH_T, NUMBER, OP, VARIABLE, WORD, Token, lex_pddl
 from .model import Domain, Problem
@@ -81,6 +82,11 @@ class PddlParse:
 
 def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
     """Parse a domain or a problem, recovering from errors so the rest can still be checked."""
+    with gc_paused():
+        return _parse_pddl(text, fast_facts)
+
+
+def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
     tokens = lex_pddl(text, fast_facts)
     diagnostics: list[Diagnostic] = []
     bad = [t for t in tokens if t.kind == BAD]
@@ -96,8 +102,12 @@ def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
         tokens = [t for t in tokens if t.kind != BAD]
     if not tokens:
         diagnostics.append(
-            make("empty-file", "The file is empty: start with `(define (domain NAME) ...)` or "
-                 "`(define (problem NAME) ...)`.", Span(0, len(text)))
+            make(
+                "empty-file",
+                "The file is empty: start with `(define (domain NAME) ...)` or "
+                "`(define (problem NAME) ...)`.",
+                Span(0, len(text)),
+            )
         )
         return PddlParse(None, tuple(diagnostics))
     tokens, paren_diagnostics = balance(tokens, text)

@@ -16,6 +16,7 @@ from lark import Transformer
 
 from .build_model import numeric
 from .diagnostics import Diagnostic, make
+from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
 from .lexer import BAD, LPAR, RPAR, Token, lex_plan
 from .model import Number, Plan, PlanStep
@@ -37,7 +38,9 @@ class _PlanBuilder(Transformer):  # type: ignore[type-arg]
             duration = numeric(items[-2])  # type: ignore[assignment]
             items = items[:-3]
         lpar, head, *args, rpar = items
-        return PlanStep(head.name(), tuple(a.name() for a in args), time, duration, Span(lpar.start, rpar.end))
+        return PlanStep(
+            head.name(), tuple(a.name() for a in args), time, duration, Span(lpar.start, rpar.end)
+        )
 
 
 _DESCRIPTIONS = {
@@ -67,12 +70,21 @@ class PlanParse:
 
 
 def parse_plan(text: str) -> PlanParse:
+    with gc_paused():
+        return _parse_plan(text)
+
+
+def _parse_plan(text: str) -> PlanParse:
     tokens, cost_token = lex_plan(text)
     diagnostics: list[Diagnostic] = []
     for t in tokens:
         if t.kind == BAD:
             diagnostics.append(
-                make("invalid-character", f"`{t.text}` cannot appear in a plan: remove it.", Span(t.start, t.end))
+                make(
+                    "invalid-character",
+                    f"`{t.text}` cannot appear in a plan: remove it.",
+                    Span(t.start, t.end),
+                )
             )
     tokens = [t for t in tokens if t.kind != BAD]
     tokens = _balance_lines(tokens, text, diagnostics)
@@ -100,7 +112,11 @@ def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]
         elif token.kind == RPAR:
             if open_token is None:
                 diagnostics.append(
-                    make("unexpected-close-paren", "This `)` closes nothing: remove it.", Span(token.start, token.end))
+                    make(
+                        "unexpected-close-paren",
+                        "This `)` closes nothing: remove it.",
+                        Span(token.start, token.end),
+                    )
                 )
                 continue
             open_token = None
@@ -114,6 +130,9 @@ def _close(opener: Token, out: list[Token], diagnostics: list[Diagnostic]) -> No
     at = out[-1].end
     out.append(Token(RPAR, ")", at, at))
     diagnostics.append(
-        make("unclosed-paren", "This step's `(` is not closed: add `)` at the end of the step.",
-             Span(opener.start, opener.end))
+        make(
+            "unclosed-paren",
+            "This step's `(` is not closed: add `)` at the end of the step.",
+            Span(opener.start, opener.end),
+        )
     )

@@ -153,8 +153,11 @@ class ProblemScope:
     def objects_of_type(self, type_name: str) -> list[str]:
         """Every object and constant whose type fits ``type_name``, in declaration order."""
         names = [*self.vocabulary.constants, *self.objects]
-        return [n for n in dict.fromkeys(names) if self.vocabulary.fits(self.types_of(n) or (OBJECT,),
-                                                                         _ref(type_name))]
+        return [
+            n
+            for n in dict.fromkeys(names)
+            if self.vocabulary.fits(self.types_of(n) or (OBJECT,), _ref(type_name))
+        ]
 
 
 def _ref(type_name: str) -> TypeRef:

@@ -1,0 +1,3 @@
+"""plansight: PDDL and LTL checking from the command line and the editor."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,127 @@
+"""What the problem and plan checks share: which names are objects, what type each one has, and how
+an argument list is judged against declared parameters.
+
+A large problem has tens of thousands of init atoms over thousands of objects, so the type question
+("may `b7` stand where `?x - block` is declared?") is reduced to one set intersection: each object's
+type ancestry and each parameter's accepted types are computed once, not per atom.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from difflib import get_close_matches
+
+from .model import Action, FunctionDecl, Name, PredicateDecl, Problem, TypedName, TypeRef
+from .suggest import suffix
+from .vocabulary import OBJECT, Vocabulary
+
+Ancestry = frozenset[str] | None
+"""The types a value belongs to (its own and every supertype); None for an untyped value, which
+fits any parameter (the lenient reading of :func:`Vocabulary.fits`)."""
+
+Accepted = frozenset[str] | None
+"""The type names a parameter accepts; None for an untyped or ``object`` parameter."""
+
+
+def accepted(type_ref: TypeRef | None) -> Accepted:
+    if type_ref is None:
+        return None
+    keys = frozenset(t.key for t in type_ref.names)
+    return None if OBJECT in keys or not keys else keys
+
+
+def fits(ancestry: Ancestry, wanted: Accepted) -> bool:
+    return wanted is None or ancestry is None or not wanted.isdisjoint(ancestry)
+
+
+def ancestry_of(vocab: Vocabulary, type_ref: TypeRef | None) -> Ancestry:
+    if type_ref is None:
+        return None
+    result: set[str] = set()
+    for t in type_ref.names:
+        result |= vocab.ancestors(t.key)
+    return frozenset(result)
+
+
+def describe_type(type_ref: TypeRef | None) -> str:
+    """```block``` or ``one of `car`, `truck` `` for messages."""
+    if type_ref is None:
+        return f"`{OBJECT}`"
+    names = [f"`{t.display}`" for t in type_ref.names]
+    return names[0] if len(names) == 1 else "one of " + ", ".join(names)
+
+
+def count(n: int, noun: str = "argument") -> str:
+    if n == 0:
+        return f"no {noun}s"
+    return f"1 {noun}" if n == 1 else f"{n} {noun}s"
+
+
+def arity_message(what: Name, expected: int, got: int) -> str:
+    return f"`{what.display}` takes {count(expected)}, got {got}."
+
+
+def ordinal(n: int) -> str:
+    if 10 <= n % 100 <= 20:
+        return f"{n}th"
+    return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
+
+
+class Signatures:
+    """Arity and accepted argument types of declared predicates, functions or actions, computed on
+    first use of each name."""
+
+    __slots__ = ("_cache", "_declarations")
+
+    def __init__(self, declarations: Mapping[str, PredicateDecl | FunctionDecl | Action]) -> None:
+        self._declarations = declarations
+        self._cache: dict[str, tuple[tuple[TypedName, ...], tuple[Accepted, ...]]] = {}
+
+    def get(self, key: str) -> tuple[tuple[TypedName, ...], tuple[Accepted, ...]] | None:
+        found = self._cache.get(key)
+        if found is None:
+            decl = self._declarations.get(key)
+            if decl is None:
+                return None
+            parameters = decl.parameters
+            found = (parameters, tuple(accepted(p.type) for p in parameters))
+            self._cache[key] = found
+        return found
+
+
+class ObjectTable:
+    """Every name a problem may use as an object (its objects, then the domain's constants), with
+    each one's type ancestry.
+
+    ``typed`` is False for an untyped domain: types written on objects there are a mistake reported
+    elsewhere and must not cause type mismatches as well.
+    """
+
+    def __init__(self, vocab: Vocabulary, problem: Problem | None, typed: bool = True) -> None:
+        self.vocab = vocab
+        self.declared: dict[str, TypedName] = dict(vocab.constants)
+        seen: set[str] = set()
+        for obj in problem.objects if problem is not None else ():
+            key = obj.name.key
+            if key not in seen:
+                seen.add(key)
+                self.declared[key] = obj
+        by_type: dict[TypeRef | None, Ancestry] = {}
+        self.ancestry: dict[str, Ancestry] = {}
+        for key, entry in self.declared.items():
+            type_ref = entry.type if typed else None
+            if type_ref not in by_type:
+                by_type[type_ref] = ancestry_of(vocab, type_ref)
+            self.ancestry[key] = by_type[type_ref]
+        self._suggestions: dict[str, str] = {}
+
+    def suggestion(self, word: str) -> str:
+        """`` Did you mean `x`?`` against the declared objects and constants (cached per word; the
+        close-match pre-filter keeps this fast with thousands of objects)."""
+        key = word.lower()
+        found = self._suggestions.get(key)
+        if found is None:
+            close = get_close_matches(key, self.declared, n=3, cutoff=0.75)
+            found = suffix(word, [self.declared[c].name.display for c in close])
+            self._suggestions[key] = found
+        return found

@@ -1,0 +1,20 @@
+; Four floors, two passengers: p1 rides f0 -> f3, p2 rides f2 -> f1.
+; Travelling costs 2 per floor; every pair of floors gets a value, staying put included.
+(define (problem elevator-two-passengers)
+  (:domain elevator)
+  (:objects f0 f1 f2 f3 - floor
+            p1 p2 - passenger)
+  (:init (lift-at f0)
+         (above f0 f1) (above f0 f2) (above f0 f3)
+         (above f1 f2) (above f1 f3)
+         (above f2 f3)
+         (origin p1 f0) (destin p1 f3)
+         (origin p2 f2) (destin p2 f1)
+         (= (travel-cost f0 f1) 2) (= (travel-cost f0 f2) 4) (= (travel-cost f0 f3) 6)
+         (= (travel-cost f1 f0) 2) (= (travel-cost f1 f2) 2) (= (travel-cost f1 f3) 4)
+         (= (travel-cost f2 f0) 4) (= (travel-cost f2 f1) 2) (= (travel-cost f2 f3) 2)
+         (= (travel-cost f3 f0) 6) (= (travel-cost f3 f1) 4) (= (travel-cost f3 f2) 2)
+         (= (travel-cost f0 f0) 0) (= (travel-cost f1 f1) 0) (= (travel-cost f2 f2) 0) (= (travel-cost f3 f3) 0)
+         (= (total-cost) 0))
+  (:goal (and (served p1) (served p2)))
+  (:metric minimize (total-cost)))

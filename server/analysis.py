@@ -1,0 +1,106 @@
+"""One analysis of one document version, as run in a worker thread.
+
+Everything here is a plain function of its inputs (text, an overlay of the file system, settings) so
+that it can run off the event loop without touching server state, and it never raises: a file that
+trips a bug in a check still gets diagnostics (one ``internal-error``) and the server lives on.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+from dataclasses import dataclass
+
+from lsprotocol import types
+
+from ..analyses.diagnostics import Diagnostic, make
+from ..analyses.documents import detect_kind
+from ..analyses.lint import Analyzer
+from ..analyses.spans import Span
+from .convert import to_lsp_diagnostics
+from .documents import DocumentSnapshot, OverlaySource, is_file_path
+from .settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisRequest:
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    source: OverlaySource
+    settings: Settings
+    encoding: str
+    workspace_root: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class AnalysisOutcome:
+    snapshot: DocumentSnapshot
+    lsp_diagnostics: list[types.Diagnostic]
+
+
+def analyse(request: AnalysisRequest) -> AnalysisOutcome:
+    """Lint one document version and convert its diagnostics; the worker-thread entry point."""
+    snapshot = _snapshot(request)
+    try:
+        converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
+                                       request.source.read)
+    except Exception as error:
+        logger.exception("converting diagnostics of %s failed", request.uri)
+        snapshot = _failed(request, error)
+        converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
+                                       lambda _path: None)
+    return AnalysisOutcome(snapshot, converted)
+
+
+def _snapshot(request: AnalysisRequest) -> DocumentSnapshot:
+    text, path = request.text, request.path
+    limit = request.settings.max_file_chars
+    if len(text) > limit:
+        size_mb = len(text.encode("utf-8", "surrogatepass")) / 1_000_000
+        diagnostic = make(
+            "file-too-large",
+            f"This file is {size_mb:.1f} MB, over the {request.settings.max_file_size_mb:g} MB limit, so "
+            "plansight does not analyse it in the editor. Raise `plansight.diagnostics.maxFileSizeMB` "
+            "or run `plansight lint` on it.",
+            Span(0, 0))
+        return DocumentSnapshot(request.uri, request.version, path, text, detect_kind(path, text), None,
+                                (diagnostic,))
+    try:
+        analyzer = Analyzer(request.source, domain_globs=_domain_globs(request))
+        result = analyzer.lint(path, text=text)
+        parsed = analyzer.parse(path, text)
+        return DocumentSnapshot(request.uri, request.version, path, text, result.kind, parsed,
+                                tuple(result.diagnostics), result.domain_path, result.problem_path)
+    except Exception as error:
+        logger.exception("analysing %s (version %s) failed", request.uri, request.version)
+        return _failed(request, error)
+
+
+def _failed(request: AnalysisRequest, error: Exception) -> DocumentSnapshot:
+    diagnostic: Diagnostic = make(
+        "internal-error",
+        f"plansight could not analyse this file: internal error {type(error).__name__}: {error}. "
+        "Other files are unaffected; the server log has the details — please report it.",
+        Span(0, 0))
+    kind = detect_kind(request.path, request.text)
+    return DocumentSnapshot(request.uri, request.version, request.path, request.text, kind, None,
+                            (diagnostic,))
+
+
+def _domain_globs(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
+    """Settings globs made absolute: they are written relative to the workspace folder."""
+    root = request.workspace_root
+    resolved = []
+    for entry in request.settings.domain_globs:
+        glob, domain = entry.glob, entry.domain
+        if root is not None:
+            if not os.path.isabs(glob):
+                glob = os.path.join(root, glob)
+            if not os.path.isabs(domain):
+                domain = os.path.join(root, domain)
+        resolved.append((glob, os.path.normpath(domain) if is_file_path(domain) else domain))
+    return tuple(resolved)

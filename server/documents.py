@@ -1,0 +1,147 @@
+"""What the server knows about open documents: their live text, and frozen analysed snapshots.
+
+Two kinds of record, kept apart on purpose:
+
+* :class:`OpenDocument` is the editor's current buffer (mutated only on the event loop by
+  ``didOpen``/``didChange``/``didClose``);
+* :class:`DocumentSnapshot` is immutable: the text of one ``(uri, version)``, its parse and its
+  diagnostics. Handlers read snapshots, never half-updated state, and a snapshot is only published if
+  its version is still the buffer's version.
+
+:class:`OverlaySource` is the file system as the analyses should see it: unsaved buffers win over the
+disk, so a problem is checked against the domain the user is typing, not the one last saved.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+
+from pygls.uris import to_fs_path
+
+from ..analyses.diagnostics import Diagnostic
+from ..analyses.documents import FileKind, ParsedDocument
+from ..analyses.lint import FileSource
+
+
+def path_key(path: str) -> str:
+    """How two spellings of one file compare equal (``a/../b.pddl`` vs ``b.pddl``; case on Windows)."""
+    return os.path.normcase(os.path.normpath(os.path.abspath(path)))
+
+
+def uri_to_path(uri: str) -> str:
+    """The filesystem path of a ``file://`` URI; other schemes (``untitled:``) keep the URI as a
+    pseudo-path, so that they are still parsed but never matched with files on disk."""
+    if uri.startswith("file:"):
+        path = to_fs_path(uri)
+        if path:
+            return os.path.abspath(path)
+    return uri
+
+
+def is_file_path(path: str) -> bool:
+    return os.path.isabs(path) and "://" not in path and not path.startswith("untitled:")
+
+
+@dataclass(slots=True)
+class OpenDocument:
+    """The editor's live buffer for one URI. Only the event loop mutates it."""
+
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    language_id: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentSnapshot:
+    """One analysed ``(uri, version)``: the unit a publication and every later feature reads."""
+
+    uri: str
+    version: int | None
+    path: str
+    text: str
+    kind: FileKind
+    parsed: ParsedDocument | None
+    """``None`` when the document was not analysed (too large, or the analysis failed)."""
+    diagnostics: tuple[Diagnostic, ...]
+    domain_path: str | None = None
+    problem_path: str | None = None
+
+    def depends_on(self, key: str) -> bool:
+        """Whether this document's checks read the file with path key ``key``."""
+        return any(p is not None and path_key(p) == key for p in (self.domain_path, self.problem_path))
+
+    @property
+    def missing_partner(self) -> bool:
+        """A problem without a domain or a plan without a problem: any new file might complete it."""
+        if self.kind == "problem":
+            return self.domain_path is None
+        if self.kind == "plan":
+            return self.problem_path is None or self.domain_path is None
+        return False
+
+
+@dataclass(frozen=True, slots=True)
+class OverlaySource:
+    """A :class:`FileSource` where open buffers shadow the disk.
+
+    Built once per analysis from a copy of the open texts, so a worker thread sees a consistent
+    picture while the event loop keeps applying edits.
+    """
+
+    buffers: Mapping[str, str]
+    """path key -> unsaved text"""
+    disk: FileSource
+    extra_names: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    """directory key -> names of open buffers there that may not exist on disk yet"""
+
+    @classmethod
+    def of(cls, documents: Mapping[str, OpenDocument], disk: FileSource) -> OverlaySource:
+        buffers: dict[str, str] = {}
+        names: dict[str, list[str]] = {}
+        for doc in documents.values():
+            if not is_file_path(doc.path):
+                continue
+            buffers[path_key(doc.path)] = doc.text
+            names.setdefault(path_key(os.path.dirname(doc.path)), []).append(os.path.basename(doc.path))
+        return cls(MappingProxyType(buffers), disk,
+                   MappingProxyType({k: tuple(v) for k, v in names.items()}))
+
+    def read(self, path: str) -> str | None:
+        text = self.buffers.get(path_key(path))
+        if text is not None:
+            return text
+        try:
+            return self.disk.read(path)
+        except (OSError, ValueError):
+            return None
+
+    def list_dir(self, directory: str) -> list[str]:
+        try:
+            listed = list(self.disk.list_dir(directory))
+        except (OSError, ValueError):
+            listed = []
+        extra = self.extra_names.get(path_key(directory), ())
+        if not extra:
+            return listed
+        return listed + [name for name in extra if name not in listed]
+
+
+@dataclass(slots=True)
+class DocumentStore:
+    """Open buffers and their latest published snapshots, keyed by URI; owned by the event loop."""
+
+    open: dict[str, OpenDocument] = field(default_factory=dict)
+    snapshots: dict[str, DocumentSnapshot] = field(default_factory=dict)
+
+    def snapshot(self, uri: str) -> DocumentSnapshot | None:
+        """The latest analysed snapshot, only if it is still the buffer's current version."""
+        snapshot = self.snapshots.get(uri)
+        current = self.open.get(uri)
+        if snapshot is None or current is None or snapshot.version != current.version:
+            return None
+        return snapshot
