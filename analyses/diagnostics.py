@@ -101,10 +101,12 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("unknown-action", E, "A plan step names an action the domain does not declare."),
     ("missing-problem", I, "No problem could be associated with the plan, so only its syntax is checked."),
     # --- files and links (association, lint orchestration) ----------------------------------------
-    ("broken-link", E, "A `; @domain` / `; @problem` link (or a setting) points at a file that cannot be used."),
-    ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from the name of the domain linked to it."),
-    ("unreadable-file", E, "The file could not be read (missing, a folder, not permitted, binary or too large)."),
+    ("broken-link", E, "A `; @domain` / `; @problem` link or setting points at an unusable file."),
+    ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from its linked domain's name."),
+    ("unreadable-file", E, "The file could not be read (missing, a folder, denied, binary, too large)."),
     ("internal-error", E, "plansight itself failed on this file (a bug); the other checks still ran."),
+    # --- editor (language server) ------------------------------------------------------------------
+    ("file-too-large", I, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
 )
 
 

@@ -1,7 +1,7 @@
 """Tokens for the PDDL and plan grammars.
 
-The lexer is context-free; keyword resolution happens in the parser driver, which knows the parser
-state. Splitting it this way lets the parenthesis repair (``parens.py``) see the whole token stream
+The lexer is context-free (but for one token of lookahead, see ``_demote_time_words``); keyword
+resolution happens in the parser driver, which knows the parser state. Splitting it this way lets the parenthesis repair (``parens.py``) see the whole token stream
 before parsing starts.
 """
 
@@ -28,6 +28,7 @@ LPAR, RPAR, WORD, COLON_WORD, VARIABLE, NUMBER, OP, DASH, HASH_T, FACTS, BAD = (
     "BAD",
 )
 COLON, LBRACK, RBRACK = "COLON", "LBRACK", "RBRACK"
+NAME = "NAME"  # a word that the tokens after it show cannot be a keyword; the grammar's NAME terminal
 
 
 class Token:
@@ -70,9 +71,11 @@ _PDDL_TOKEN = re.compile(
     re.DOTALL,
 )
 
-# A run of ground atoms, the bulk of any large :init. Parsed here in one regex step per atom.
+# A run of ground atoms, the bulk of any large :init. Parsed here in one regex step per atom. A comment
+# ends only at a line end: otherwise backtracking would shorten `;(p a)` to `;` and read the
+# commented-out atom as a fact.
 _SIMPLE_ATOM = re.compile(
-    r"(?:\s+|;[^\n]*)*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
+    r"(?:\s+|;[^\n]*(?![^\n]))*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
 )
 _INIT_KEYWORD = re.compile(r"\s*:init(?![A-Za-z0-9_\-])", re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed
@@ -97,6 +100,7 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
     match = _PDDL_TOKEN.match
     depth = 0
     init_depth = -1  # paren depth inside (:init, or -1 outside it
+    time_words: list[int] = []
     while pos < length:
         m = match(text, pos)
         assert m is not None  # BAD matches any character
@@ -106,7 +110,9 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
             pos = end
             continue
         append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
-        if kind == "LPAR":
+        if kind == "WORD" and end - pos <= 5 and m.group().lower() in _TIME_WORDS:
+            time_words.append(len(tokens) - 1)
+        elif kind == "LPAR":
             depth += 1
             if fast_facts and init_depth < 0:
                 init = _INIT_KEYWORD.match(text, end)
@@ -122,7 +128,38 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
             elif depth == init_depth:
                 end = _append_facts(text, end, append)
         pos = end
+    _demote_time_words(tokens, time_words)
     return tokens
+
+
+_TIME_WORDS = frozenset(("over", "start", "end", "all"))
+
+
+def _demote_time_words(tokens: list[Token], candidates: list[int]) -> None:
+    """Mark ``start``/``end``/``all``/``over`` as plain names where they cannot open a time specifier.
+
+    The driver resolves a word to a keyword whenever the parser state accepts the keyword, and after
+    ``(at`` it accepts both ``start`` and an argument: ``(at start end)`` (predicate ``at``, objects
+    ``start`` and ``end``) or ``(over ?x)`` (a predicate named ``over``) would fail on the next token.
+    One token of lookahead settles it: the specifier is ``(at start (``, ``(at end (``,
+    ``(over all (``, as every condition or effect starts with ``(``.
+    """
+    count = len(tokens)
+    for index in candidates:
+        token = tokens[index]
+        word = token.text.lower()
+        following = tokens[index + 1] if index + 1 < count else None
+        if word == "over":
+            keyword = (
+                following is not None
+                and following.text.lower() == "all"
+                and index + 2 < count
+                and tokens[index + 2].kind == LPAR
+            )
+        else:
+            keyword = following is not None and following.kind == LPAR
+        if not keyword:
+            token.kind = token.type = NAME
 
 
 def _append_facts(text: str, pos: int, append: Callable[[Token], None]) -> int:
@@ -179,7 +216,7 @@ def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
             args.append(_new_name(arg.lower(), arg, _new_span(Span, (at, end))))
             at = end
         end = m.end()
-        paren = find("(", m.start(), head_start)
+        paren = text.rfind("(", m.start(), head_start)  # a comment before the atom may hold a `(`
         append(
             _new_atom(
                 _new_name(head_key, head, _new_span(Span, (head_start, head_start + len(head)))),

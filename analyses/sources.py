@@ -86,7 +86,8 @@ class DiskSource:
         if not stat.S_ISREG(info.st_mode):
             return "it is not a regular file"
         if info.st_size > MAX_FILE_BYTES:
-            return f"it is {info.st_size / 1024 / 1024:.1f} MB; files over {MAX_FILE_BYTES // 1024 // 1024} MB are not read"
+            size, limit = info.st_size / 1024 / 1024, MAX_FILE_BYTES // 1024 // 1024
+            return f"it is {size:.1f} MB; files over {limit} MB are not read"
         try:
             with open(path, "rb") as handle:
                 head = handle.read(_BINARY_PROBE)

@@ -7,12 +7,15 @@ import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .lint_command import add_lint_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="plansight", description=__doc__)
     parser.add_argument("--version", action="version", version=f"plansight {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    add_lint_parser(sub)
 
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
@@ -23,6 +26,10 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "lint":
+        from .lint_command import run_lint
+
+        return run_lint(args)
     if args.command == "serve":
         from .server_command import run_serve
 

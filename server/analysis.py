@@ -14,11 +14,12 @@ from dataclasses import dataclass
 from lsprotocol import types
 
 from ..analyses.diagnostics import Diagnostic, make
-from ..analyses.documents import detect_kind
+from ..analyses.documents import ParsedDocument, detect_kind
 from ..analyses.lint import Analyzer
+from ..analyses.sources import FileSource
 from ..analyses.spans import Span
 from .convert import to_lsp_diagnostics
-from .documents import DocumentSnapshot, OverlaySource, is_file_path
+from .documents import DocumentSnapshot, OverlaySource, ParseCache, is_file_path
 from .settings import Settings
 
 logger = logging.getLogger(__name__)
@@ -42,9 +43,29 @@ class AnalysisOutcome:
     lsp_diagnostics: list[types.Diagnostic]
 
 
-def analyse(request: AnalysisRequest) -> AnalysisOutcome:
+class _CachedAnalyzer(Analyzer):
+    """The core :class:`Analyzer`, parsing through the server's shared :class:`ParseCache`.
+
+    One analyzer is built per analysis (it is cheap) because it is bound to that analysis's overlay
+    of the editor buffers; the parses it needs outlive it in the cache.
+    """
+
+    def __init__(self, source: FileSource, cache: ParseCache,
+                 domain_globs: tuple[tuple[str, str], ...]) -> None:
+        super().__init__(source, domain_globs, cache_size=0)
+        self._shared = cache
+
+    def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
+        if text is None:
+            text = self.source.read(path)
+            if text is None:
+                return None
+        return self._shared.parse(path, text)
+
+
+def analyse(request: AnalysisRequest, cache: ParseCache) -> AnalysisOutcome:
     """Lint one document version and convert its diagnostics; the worker-thread entry point."""
-    snapshot = _snapshot(request)
+    snapshot = _snapshot(request, cache)
     try:
         converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
                                        request.source.read)
@@ -56,7 +77,7 @@ def analyse(request: AnalysisRequest) -> AnalysisOutcome:
     return AnalysisOutcome(snapshot, converted)
 
 
-def _snapshot(request: AnalysisRequest) -> DocumentSnapshot:
+def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
     text, path = request.text, request.path
     limit = request.settings.max_file_chars
     if len(text) > limit:
@@ -70,7 +91,7 @@ def _snapshot(request: AnalysisRequest) -> DocumentSnapshot:
         return DocumentSnapshot(request.uri, request.version, path, text, detect_kind(path, text), None,
                                 (diagnostic,))
     try:
-        analyzer = Analyzer(request.source, domain_globs=_domain_globs(request))
+        analyzer = _CachedAnalyzer(request.source, cache, _domain_globs(request))
         result = analyzer.lint(path, text=text)
         parsed = analyzer.parse(path, text)
         return DocumentSnapshot(request.uri, request.version, path, text, result.kind, parsed,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable
+from enum import Enum
 from pathlib import Path
 
 from lsprotocol import types
@@ -29,25 +30,35 @@ _SEVERITY = {
 _TAG = {Tag.UNNECESSARY: types.DiagnosticTag.Unnecessary, Tag.DEPRECATED: types.DiagnosticTag.Deprecated}
 
 
+UTF8, UTF16 = types.PositionEncodingKind.Utf8.value, types.PositionEncodingKind.Utf16.value
+
+
+def encoding_name(encoding: str | Enum | None) -> str:
+    """``"utf-16"`` for ``PositionEncodingKind.Utf16`` (``str()`` of a str-enum is its *name*)."""
+    if encoding is None:
+        return UTF16
+    return str(encoding.value) if isinstance(encoding, Enum) else str(encoding)
+
+
 class RangeMapper:
     """Turns spans of one text into LSP ranges in the negotiated position encoding."""
 
     __slots__ = ("_encoding", "_index", "_text")
 
-    def __init__(self, text: str, encoding: str = types.PositionEncodingKind.Utf16) -> None:
+    def __init__(self, text: str, encoding: str = UTF16) -> None:
         self._text = text
         self._index = LineIndex(text)
-        self._encoding = str(encoding)
+        self._encoding = encoding_name(encoding)
 
     def position(self, offset: int) -> types.Position:
-        if self._encoding == types.PositionEncodingKind.Utf16:
+        if self._encoding == UTF16:
             pos = self._index.position(offset)
             return types.Position(line=pos.line, character=pos.character)
         offset = max(0, min(offset, len(self._text)))
         line = self._index.line_of(offset)
         start = self._index.line_start(line)
         offset = min(offset, max(start, self._index.line_end(line)))
-        if self._encoding == types.PositionEncodingKind.Utf8:
+        if self._encoding == UTF8:
             return types.Position(line=line, character=len(self._text[start:offset].encode("utf-8")))
         return types.Position(line=line, character=offset - start)
 

@@ -15,15 +15,18 @@ disk, so a problem is checked against the domain the user is typing, not the one
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
+from concurrent.futures import Future
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from pygls.uris import to_fs_path
 
 from ..analyses.diagnostics import Diagnostic
-from ..analyses.documents import FileKind, ParsedDocument
-from ..analyses.lint import FileSource
+from ..analyses.documents import FileKind, ParsedDocument, parse_document
+from ..analyses.sources import ExplainsFailures, FileSource
 
 
 def path_key(path: str) -> str:
@@ -112,6 +115,10 @@ class OverlaySource:
                    MappingProxyType({k: tuple(v) for k, v in names.items()}))
 
     def read(self, path: str) -> str | None:
+        if not os.path.isabs(path):
+            # only a pseudo-path (an ``untitled:`` buffer) yields relative partners: never resolve
+            # them against the server's working directory
+            return None
         text = self.buffers.get(path_key(path))
         if text is not None:
             return text
@@ -121,14 +128,22 @@ class OverlaySource:
             return None
 
     def list_dir(self, directory: str) -> list[str]:
+        if not os.path.isabs(directory):
+            return []
         try:
             listed = list(self.disk.list_dir(directory))
         except (OSError, ValueError):
             listed = []
-        extra = self.extra_names.get(path_key(directory), ())
+        extra = self.extra_names.get(path_key(directory or "."), ())
         if not extra:
             return listed
-        return listed + [name for name in extra if name not in listed]
+        return sorted(set(listed).union(extra))
+
+    def failure(self, path: str) -> str:
+        """Why :meth:`read` gave nothing, in the disk source's words when it can say."""
+        if isinstance(self.disk, ExplainsFailures):
+            return self.disk.failure(path)
+        return "missing or unreadable"
 
 
 @dataclass(slots=True)
@@ -145,3 +160,50 @@ class DocumentStore:
         if snapshot is None or current is None or snapshot.version != current.version:
             return None
         return snapshot
+
+
+class ParseCache:
+    """Parse each (file, text) once, however many analyses need it, and keep only what is current.
+
+    A problem's analysis parses its domain, and so does the domain's own analysis and that of every
+    other open problem: they share one parse here, even when they run at the same time (later callers
+    wait for the first). Memory is what limits the policy: the model of a 1 MB problem takes tens of
+    megabytes, so per file only the ``versions_per_file`` most recent texts are kept (the current
+    one and the one an older analysis may still be reading), for at most ``max_files`` files.
+    """
+
+    def __init__(self, versions_per_file: int = 2, max_files: int = 256) -> None:
+        self._versions_per_file = versions_per_file
+        self._max_files = max_files
+        self._lock = threading.Lock()
+        self._files: OrderedDict[str, OrderedDict[str, Future[ParsedDocument]]] = OrderedDict()
+
+    def parse(self, path: str, text: str) -> ParsedDocument:
+        key = path_key(path)
+        with self._lock:
+            versions = self._files.get(key)
+            if versions is None:
+                versions = self._files[key] = OrderedDict()
+            self._files.move_to_end(key)
+            future = versions.get(text)
+            owner = future is None
+            if future is None:
+                future = versions[text] = Future()
+                while len(versions) > self._versions_per_file:
+                    versions.popitem(last=False)
+                while len(self._files) > self._max_files:
+                    self._files.popitem(last=False)
+            else:
+                versions.move_to_end(text)
+        if owner:
+            try:
+                future.set_result(parse_document(path, text))
+            except BaseException as error:
+                future.set_exception(error)
+                with self._lock:
+                    versions.pop(text, None)
+        return future.result()
+
+    def __len__(self) -> int:
+        with self._lock:
+            return sum(len(v) for v in self._files.values())

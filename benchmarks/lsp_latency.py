@@ -1,0 +1,120 @@
+"""Time from ``textDocument/didChange`` to the matching ``publishDiagnostics``, through the real server.
+
+Starts ``plansight serve`` as a subprocess (stdio), opens a domain and a problem, then makes N
+one-character edits to the problem (alternately inserting and deleting a space inside :init, the
+way an editor sends incremental changes) and waits, after each edit, for diagnostics of exactly that
+version. Reports p50/p95/max per problem size.
+
+    python benchmarks/lsp_latency.py [--edits 50] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import BLOCKSWORLD, blocksworld_problem  # noqa: E402
+
+
+class Watcher:
+    """Resolves a future when diagnostics for (uri, version) arrive."""
+
+    def __init__(self) -> None:
+        self.waiting: dict[tuple[str, int], asyncio.Future[float]] = {}
+
+    def expect(self, uri: str, version: int) -> asyncio.Future[float]:
+        future: asyncio.Future[float] = asyncio.get_running_loop().create_future()
+        self.waiting[(uri, version)] = future
+        return future
+
+    def arrived(self, params: lsp.PublishDiagnosticsParams) -> None:
+        future = self.waiting.pop((params.uri, params.version or -1), None)
+        if future is not None and not future.done():
+            future.set_result(time.perf_counter())
+
+
+async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
+    domain = folder / "domain.pddl"
+    domain.write_text(BLOCKSWORLD)
+    problem = folder / f"problem-{size}.pddl"
+    text = blocksworld_problem(size)
+    problem.write_text(text)
+    client = LanguageClient("plansight-bench", "1")
+    watcher = Watcher()
+    client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(watcher.arrived)
+    await client.start_io(sys.executable, "-m", "plansight", "serve")
+    await client.initialize_async(
+        lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri())
+    )
+    client.initialized(lsp.InitializedParams())
+    uri = problem.as_uri()
+    first = watcher.expect(uri, 1)
+    client.text_document_did_open(
+        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "pddl", 1, text))
+    )
+    await asyncio.wait_for(first, 120)
+    line = text.splitlines().index("  (:init") + 1  # the first fact's line
+    latencies = []
+    for i in range(edits):
+        version = i + 2
+        if i % 2 == 0:
+            change = lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(line, 4), lsp.Position(line, 4)), text=" "
+            )
+        else:
+            change = lsp.TextDocumentContentChangePartial(
+                range=lsp.Range(lsp.Position(line, 4), lsp.Position(line, 5)), text=""
+            )
+        done = watcher.expect(uri, version)
+        start = time.perf_counter()
+        client.text_document_did_change(
+            lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(uri, version), [change])
+        )
+        latencies.append((await asyncio.wait_for(done, 120)) - start)
+    await client.shutdown_async(None)
+    client.exit(None)
+    await asyncio.sleep(0.2)
+    latencies_ms = sorted(x * 1000 for x in latencies)
+    return {
+        "bytes": len(text.encode()),
+        "edits": edits,
+        "p50_ms": statistics.median(latencies_ms),
+        "p95_ms": latencies_ms[max(0, int(round(0.95 * len(latencies_ms))) - 1)],
+        "max_ms": latencies_ms[-1],
+    }
+
+
+async def main_async(edits: int) -> dict[str, dict[str, float]]:
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, size in (("2 KB problem", 2_000), ("1 MB problem", 1_000_000)):
+            results[label] = await measure(size, edits, Path(tmp))
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edits", type=int, default=50)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = asyncio.run(main_async(args.edits))
+    print(f"{'workload':<16}{'bytes':>10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+    for label, row in results.items():
+        print(f"{label:<16}{row['bytes']:>10.0f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['max_ms']:>10.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,27 @@
+"""Runs every benchmark and writes their JSON next to RESULTS.md (which is edited by hand from it).
+
+    python benchmarks/run_all.py
+"""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+
+
+def main() -> int:
+    out = HERE / ".work"
+    out.mkdir(exist_ok=True)
+    status = 0
+    for script in ("parse_throughput.py", "lsp_latency.py"):
+        print(f"== {script}", flush=True)
+        result = subprocess.run([sys.executable, str(HERE / script), "--json", str(out / f"{script[:-3]}.json")])
+        status = status or result.returncode
+    return status
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

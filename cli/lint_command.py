@@ -1,0 +1,173 @@
+"""``plansight lint PATH...``: lint files and folders, report as text, JSON or SARIF.
+
+Exit codes (SPEC.md §2): 0 nothing wrong, 1 errors found (warnings too with ``--fail-on warning``),
+2 a usage error or an input that cannot be read. The heavy imports wait until the command runs, so
+``plansight --help`` and ``plansight serve`` do not pay for them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plansight.analyses.lint import Analyzer, LintResult
+
+SEVERITIES = ("error", "warning", "information", "hint")
+PROGRESS_THRESHOLD = 20
+"""Fewer files finish before a progress bar would be worth drawing."""
+
+log = logging.getLogger("plansight.lint")
+
+
+def add_lint_parser(sub: Any) -> None:
+    lint = sub.add_parser(
+        "lint", help="check PDDL domains, problems and plans",
+        description="Check PDDL domains, problems and plans; folders are searched recursively. "
+                    "Exit code 0: nothing wrong, 1: errors found, 2: usage error or unreadable input.")
+    lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
+    lint.add_argument("--domain", metavar="FILE", help="use this domain for every problem and plan")
+    lint.add_argument("--problem", metavar="FILE", help="use this problem for every plan")
+    lint.add_argument("--format", choices=("text", "json", "sarif"), default="text",
+                      help="report format (default: text)")
+    lint.add_argument("--output", "-o", metavar="FILE", help="write the report to FILE instead of stdout")
+    lint.add_argument("--severity", choices=SEVERITIES, default="hint",
+                      help="report only diagnostics at least this severe (default: hint, i.e. all)")
+    lint.add_argument("--fail-on", choices=("error", "warning"), default="error",
+                      help="exit with 1 when a diagnostic at least this severe is reported (default: error)")
+    lint.add_argument("--concise", action="store_true",
+                      help="text format: one line per diagnostic, without the source excerpt")
+    lint.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    lint.add_argument("--debug", action="store_true", help="log debug information (tracebacks) to stderr")
+
+
+def run_lint(args: argparse.Namespace) -> int:
+    from dataclasses import replace
+
+    from plansight.analyses.lint import Analyzer, DiskSource, find_files
+
+    if args.debug:
+        logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
+                            format="%(levelname)s %(name)s: %(message)s")
+    problems = _usage_problems(args)
+    if problems:
+        for problem in problems:
+            print(f"plansight lint: error: {problem}", file=sys.stderr)
+        return 2
+    files = find_files(args.paths)
+    if not files:
+        print("plansight lint: error: no PDDL files (.pddl, .plan, .soln, .sol) found in "
+              + ", ".join(args.paths), file=sys.stderr)
+        return 2
+    analyzer = Analyzer(DiskSource(memoize=True))
+    results = _lint_all(analyzer, files, args)
+    threshold = SEVERITIES.index(args.severity)
+    reported = [replace(result, diagnostics=tuple(
+        d for d in result.diagnostics if SEVERITIES.index(d.severity.value) <= threshold))
+        for result in results]
+    try:
+        _write_report(reported, args)
+    except BrokenPipeError:  # `plansight lint ... | head`: the reader has what it wanted
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except OSError as error:
+        print(f"plansight lint: error: cannot write {args.output or 'the report'}: {error.strerror or error}",
+              file=sys.stderr)
+        return 2
+    return _exit_code(reported, args.fail_on)
+
+
+def _usage_problems(args: argparse.Namespace) -> list[str]:
+    problems = [f"no such file or folder: {path}" for path in args.paths if not os.path.exists(path)]
+    for flag in ("domain", "problem"):
+        value = getattr(args, flag)
+        if value is not None and not os.path.isfile(value):
+            problems.append(f"--{flag} {value}: no such file")
+    return problems
+
+
+def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[LintResult]:
+    show_progress = (args.format == "text" and not args.no_progress and len(files) > PROGRESS_THRESHOLD
+                     and sys.stderr.isatty())
+    if not show_progress:
+        return [_lint_one(analyzer, path, args) for path in files]
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    results = []
+    columns = (TextColumn("Linting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
+               TextColumn("{task.fields[current]}", style="dim"))
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("lint", total=len(files), current="")
+        for path in files:
+            progress.update(task, current=os.path.basename(path))
+            results.append(_lint_one(analyzer, path, args))
+            progress.advance(task)
+    return results
+
+
+def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintResult:
+    """Lint one file; a crash outside the analyzer's own guards still only costs this file."""
+    from plansight.analyses.diagnostics import make
+    from plansight.analyses.lint import LintResult
+    from plansight.analyses.spans import Span
+
+    try:
+        return analyzer.lint(path, domain=args.domain, problem=args.problem)
+    except Exception as error:
+        log.debug("internal error while linting %s", path, exc_info=True)
+        message = (f"plansight failed on this file ({type(error).__name__}: {error}). This is a bug in "
+                   "plansight; run with --debug for the traceback.")
+        return LintResult(path, "unknown", "", (make("internal-error", message, Span(0, 0)),))
+
+
+def _write_report(results: Sequence[LintResult], args: argparse.Namespace) -> None:
+    render: Callable[[Any], None]
+    if args.format == "text":
+        from .lint_text import write_text
+
+        def render(stream: Any) -> None:
+            write_text(results, stream, concise=args.concise, color=False if args.output else None)
+    else:
+        if args.format == "json":
+            from .lint_json import lint_json
+
+            document = lint_json(results)
+        else:
+            from .lint_sarif import lint_sarif
+
+            document = lint_sarif(results)
+
+        def render(stream: Any) -> None:
+            json.dump(document, stream, indent=2, ensure_ascii=False)
+            stream.write("\n")
+
+    if args.output:
+        with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
+            render(handle)
+        return
+    if args.format == "text":
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(errors="replace")
+        render(sys.stdout)
+    else:
+        # JSON is UTF-8 whatever the locale says, as consumers expect
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(encoding="utf-8")
+        render(sys.stdout)
+    sys.stdout.flush()
+
+
+def _exit_code(results: Sequence[LintResult], fail_on: str) -> int:
+    from plansight.analyses.diagnostics import Severity
+
+    failing = {Severity.ERROR} if fail_on == "error" else {Severity.ERROR, Severity.WARNING}
+    codes = [d for result in results for d in result.diagnostics]
+    if any(d.code == "unreadable-file" for d in codes):
+        return 2
+    return 1 if any(d.severity in failing for d in codes) else 0

@@ -1,0 +1,39 @@
+"""``plansight lint --format json``: the SPEC.md §2 document, for scripts and CI.
+
+Positions are LSP-style (0-based line, UTF-16 character, end-exclusive) so a tool can feed them
+straight to an editor; the keys are part of the product contract.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from plansight.analyses.diagnostics import Severity
+from plansight.analyses.lint import LintResult
+from plansight.analyses.spans import LineIndex, Span
+
+
+def lsp_range(index: LineIndex, span: Span) -> dict[str, dict[str, int]]:
+    start, end = index.range(span)
+    return {"start": {"line": start.line, "character": start.character},
+            "end": {"line": end.line, "character": end.character}}
+
+
+def lint_json(results: Sequence[LintResult]) -> dict[str, Any]:
+    files = []
+    errors = warnings = 0
+    for result in results:
+        index = LineIndex(result.text)
+        diagnostics = []
+        for diagnostic in result.diagnostics:
+            errors += diagnostic.severity is Severity.ERROR
+            warnings += diagnostic.severity is Severity.WARNING
+            diagnostics.append({
+                "code": diagnostic.code,
+                "severity": diagnostic.severity.value,
+                "message": diagnostic.message,
+                "range": lsp_range(index, diagnostic.span),
+            })
+        files.append({"path": result.path, "kind": result.kind, "diagnostics": diagnostics})
+    return {"files": files, "summary": {"files": len(results), "errors": errors, "warnings": warnings}}

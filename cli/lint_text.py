@@ -1,0 +1,141 @@
+"""``plansight lint`` for people: one ``path:line:col: severity code: message`` line per diagnostic.
+
+The line format is the one compilers use, so terminals and editors turn it into a link. Below each
+line the offending source line is shown with the range underlined (``--concise`` drops that), and a
+summary closes the report. Colour only on a terminal; piped output is plain text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from plansight.analyses.diagnostics import Diagnostic, Severity
+from plansight.analyses.lint import LintResult
+from plansight.analyses.spans import LineIndex
+from rich.console import Console
+from rich.text import Text
+
+STYLES = {
+    Severity.ERROR: "bold red",
+    Severity.WARNING: "bold yellow",
+    Severity.INFORMATION: "bold blue",
+    Severity.HINT: "bold cyan",
+}
+EXCERPT_WIDTH = 100
+"""Longest source excerpt shown; a 1 MB one-line problem must not flood the terminal."""
+
+
+def write_text(results: Sequence[LintResult], stream: TextIO, *, concise: bool = False,
+               color: bool | None = None) -> None:
+    """Write the report; ``color=None`` colours only when ``stream`` is a terminal."""
+    console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
+                      force_terminal=color if color else None, no_color=color is False)
+    colored = console.is_terminal and not console.no_color if color is None else color
+
+    def emit(text: Text) -> None:
+        if colored:
+            console.print(text)
+        else:
+            stream.write(text.plain + "\n")
+
+    first = True
+    for result in results:
+        if not result.diagnostics:
+            continue
+        if not concise and not first:
+            emit(Text(""))
+        first = False
+        index = LineIndex(result.text)
+        for diagnostic in result.diagnostics:
+            emit(_headline(result.path, index, diagnostic))
+            if not concise:
+                for line in _excerpt(result.text, index, diagnostic):
+                    emit(line)
+    if not concise and not first:
+        emit(Text(""))
+    emit(summary(results))
+
+
+def _headline(path: str, index: LineIndex, diagnostic: Diagnostic) -> Text:
+    start = index.position(diagnostic.span.start)
+    text = Text()
+    text.append(f"{path}:{start.line + 1}:{start.character + 1}:", style="bold")
+    text.append(" ")
+    text.append(diagnostic.severity.value, style=STYLES[diagnostic.severity])
+    text.append(" ")
+    text.append(diagnostic.code, style="dim")
+    text.append(": ")
+    text.append(diagnostic.message)
+    return text
+
+
+def _excerpt(source: str, index: LineIndex, diagnostic: Diagnostic) -> list[Text]:
+    """The first line of the range with carets under it, then related notes."""
+    lines: list[Text] = []
+    span = diagnostic.span
+    if source:
+        line = index.line_of(span.start)
+        line_start, line_end = index.line_start(line), index.line_end(line)
+        start = min(max(span.start, line_start), line_end)
+        end = min(max(span.end, start), line_end)
+        # a window around the range, tabs expanded so the carets line up
+        window_start = max(line_start, min(start - EXCERPT_WIDTH // 3, line_end - EXCERPT_WIDTH))
+        window_end = min(line_end, max(window_start + EXCERPT_WIDTH, end))
+        before = source[window_start:start].expandtabs(4)
+        marked = source[start:end].expandtabs(4)
+        after = source[end:window_end].expandtabs(4)
+        lead = "..." if window_start > line_start else ""
+        tail = "..." if window_end < line_end else ""
+        number = str(line + 1)
+        gutter = " " * len(number)
+        code = Text(f" {number} | ", style="dim")
+        code.append(lead + before)
+        code.append(marked, style=STYLES[diagnostic.severity])
+        code.append(after + tail)
+        carets = Text(f" {gutter} | ", style="dim")
+        carets.append(" " * (len(lead) + len(before)))
+        carets.append("^" * max(1, len(marked)), style=STYLES[diagnostic.severity])
+        lines += [code, carets]
+    for related in diagnostic.related:
+        if related.path is None:
+            where = index.position(related.span.start)
+            place = f"line {where.line + 1}, column {where.character + 1}"
+        else:
+            place = related.path
+        note = Text("   = note: ", style="dim")
+        note.append(f"{related.message} ({place})")
+        lines.append(note)
+    return lines
+
+
+def summary(results: Sequence[LintResult]) -> Text:
+    counts = dict.fromkeys(Severity, 0)
+    with_findings = 0
+    for result in results:
+        with_findings += bool(result.diagnostics)
+        for diagnostic in result.diagnostics:
+            counts[diagnostic.severity] += 1
+    files = _plural(len(results), "file")
+    text = Text()
+    if not with_findings:
+        text.append(f"No problems found in {files}.", style="bold green")
+        return text
+    parts = [
+        (_plural(counts[Severity.ERROR], "error"), STYLES[Severity.ERROR]),
+        (_plural(counts[Severity.WARNING], "warning"), STYLES[Severity.WARNING]),
+        (f"{counts[Severity.INFORMATION]} info", STYLES[Severity.INFORMATION]),
+        (_plural(counts[Severity.HINT], "hint"), STYLES[Severity.HINT]),
+    ]
+    text.append(f"Checked {files}: ")
+    shown = [(label, style) for label, style in parts if not label.startswith("0 ")]
+    for position, (label, style) in enumerate(shown):
+        if position:
+            text.append(", ")
+        text.append(label, style=style)
+    text.append(f" in {_plural(with_findings, 'file')}.")
+    return text
+
+
+def _plural(count: int, word: str) -> str:
+    return f"{count} {word}" if count == 1 else f"{count} {word}s"

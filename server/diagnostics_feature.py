@@ -1,0 +1,276 @@
+"""Diagnostics as the user types: didOpen/didChange/didSave/didClose -> publishDiagnostics.
+
+The scheduling rules, and why:
+
+* **Debounced per document.** A keystroke pushes that document's deadline back by
+  ``plansight.diagnostics.debounceMs``; a burst of edits costs one analysis, not one per key.
+* **Off the event loop.** Parsing a multi-megabyte problem takes seconds; it runs in a worker thread so
+  the loop keeps reading messages and other documents keep getting their diagnostics.
+* **Coalesced.** At most one analysis per document is in flight. Edits that arrive meanwhile only mark
+  the document dirty; when the running analysis ends its result is dropped and the newest text is
+  analysed next.
+* **Never stale.** A result is published only if the version it analysed is still the buffer's
+  version, and the ``version`` field tells the client which text the ranges belong to.
+* **Cross-file.** Problems are checked against their domain and plans against both, as the editor
+  has them (unsaved buffers win). So editing (or closing) a domain re-checks the open problems and
+  plans that use it, and editing a problem re-checks its open plans.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.documents import detect_kind
+from ..analyses.sources import DiskSource, FileSource
+from .analysis import AnalysisOutcome, AnalysisRequest, analyse
+from .convert import encoding_name
+from .documents import DocumentStore, OpenDocument, OverlaySource, ParseCache, path_key, uri_to_path
+from .memory import GcPolicy
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+ANALYSIS_THREADS = 3
+"""Enough that one huge file in analysis never holds up small ones; more would only add GIL churn."""
+
+
+@dataclass(slots=True)
+class _Schedule:
+    """Per-document scheduling state: whether the buffer changed since the last analysis started,
+    when the debounce expires (event-loop clock), and the task pumping analyses for it."""
+
+    dirty: bool = True
+    due: float = 0.0
+    task: asyncio.Task[None] | None = None
+
+
+class DiagnosticsFeature:
+    """Owns the analysis thread pool and the per-document schedules of one server instance."""
+
+    def __init__(self, server: PlansightServer, store: DocumentStore, disk: FileSource | None = None) -> None:
+        self._server = server
+        self._store = store
+        self._disk: FileSource = disk if disk is not None else DiskSource()
+        self._schedules: dict[str, _Schedule] = {}
+        self._pool: ThreadPoolExecutor | None = None
+        self._in_flight: set[Future[AnalysisOutcome]] = set()
+        self._parses = ParseCache()
+        self._gc = GcPolicy()
+        self._closed = False
+
+    # --- registration ----------------------------------------------------------------------------
+
+    def register(self) -> None:
+        server = self._server
+
+        # pygls tags handler functions with attributes, which bound methods cannot carry
+        @server.feature(types.TEXT_DOCUMENT_DID_OPEN)
+        def did_open(params: types.DidOpenTextDocumentParams) -> None:
+            self.did_open(params)
+
+        @server.feature(types.TEXT_DOCUMENT_DID_CHANGE)
+        def did_change(params: types.DidChangeTextDocumentParams) -> None:
+            self.did_change(params)
+
+        @server.feature(types.TEXT_DOCUMENT_DID_SAVE, types.SaveOptions(include_text=False))
+        def did_save(params: types.DidSaveTextDocumentParams) -> None:
+            self.did_save(params)
+
+        @server.feature(types.TEXT_DOCUMENT_DID_CLOSE)
+        def did_close(params: types.DidCloseTextDocumentParams) -> None:
+            self.did_close(params)
+
+        @server.feature(types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+        def did_change_watched_files(params: types.DidChangeWatchedFilesParams) -> None:
+            self.did_change_watched_files(params)
+
+    @property
+    def busy(self) -> bool:
+        """Whether a worker thread is still analysing (used to exit without waiting for it)."""
+        return bool(self._in_flight)
+
+    def close(self) -> None:
+        """After ``shutdown`` nothing new is analysed; threads already running are abandoned."""
+        self._closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
+
+    # --- handlers --------------------------------------------------------------------------------
+
+    def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        item = params.text_document
+        self._store.open[item.uri] = OpenDocument(item.uri, uri_to_path(item.uri), item.version, item.text,
+                                                  item.language_id)
+        self._schedule(item.uri, delay=0.0)
+        self._schedule_dependents(item.uri)
+
+    def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = self._store.open.get(uri)
+        if doc is None:
+            logger.warning("didChange for %s, which is not open; ignored", uri)
+            return
+        # pygls has already applied the (incremental) changes to its workspace copy
+        doc.text = self._server.workspace.get_text_document(uri).source
+        doc.version = params.text_document.version
+        self._schedule(uri)
+        self._schedule_dependents(uri)
+
+    def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        # The buffer already was the truth for this document; saving matters to files that read it
+        # from disk only when they are not open, but a re-check is cheap and picks up external edits.
+        uri = params.text_document.uri
+        if uri in self._store.open:
+            self._schedule(uri, delay=0.0)
+            self._schedule_dependents(uri)
+
+    def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        uri = params.text_document.uri
+        doc = self._store.open.pop(uri, None)
+        self._store.snapshots.pop(uri, None)
+        schedule = self._schedules.pop(uri, None)
+        if schedule is not None and schedule.task is not None:
+            schedule.task.cancel()
+        self._server.text_document_publish_diagnostics(
+            types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+        if doc is not None:
+            # the disk version of this file now stands in for the buffer
+            self._schedule_dependents(uri, closed=doc)
+
+    def did_change_watched_files(self, params: types.DidChangeWatchedFilesParams) -> None:
+        """A partner changed on disk (or appeared): re-check every open document that may read it."""
+        changed = {path_key(uri_to_path(change.uri)) for change in params.changes}
+        for uri, doc in self._store.open.items():
+            if path_key(doc.path) in changed:
+                continue  # the buffer wins over the disk
+            snapshot = self._store.snapshots.get(uri)
+            if snapshot is None or snapshot.missing_partner or any(snapshot.depends_on(k) for k in changed):
+                self._schedule(uri)
+
+    def recheck_all(self) -> None:
+        """Settings changed: every open document may be affected."""
+        for uri in list(self._store.open):
+            self._schedule(uri, delay=0.0)
+
+    # --- scheduling ------------------------------------------------------------------------------
+
+    def _schedule(self, uri: str, delay: float | None = None) -> None:
+        loop = asyncio.get_running_loop()
+        if delay is None:
+            delay = self._server.settings.debounce_ms / 1000
+        schedule = self._schedules.setdefault(uri, _Schedule())
+        schedule.dirty = True
+        schedule.due = loop.time() + delay
+        if schedule.task is None or schedule.task.done():
+            schedule.task = loop.create_task(self._pump(uri, schedule), name=f"plansight-analyse {uri}")
+
+    def _schedule_dependents(self, uri: str, closed: OpenDocument | None = None) -> None:
+        """Re-check open problems/plans that (may) read the document at ``uri``.
+
+        A dependent is one whose last analysis used this file as its domain or problem, one still
+        missing a partner (this file may be it), or one in this file's folder or below (the
+        conventions of SPEC.md §1 search the same folder, then parents, so an edit here can change
+        which domain they pick).
+        """
+        doc = closed or self._store.open.get(uri)
+        if doc is None:
+            return
+        kind = detect_kind(doc.path, doc.text)
+        if kind not in ("domain", "problem"):
+            return
+        wanted = ("problem", "plan") if kind == "domain" else ("plan",)
+        key = path_key(doc.path)
+        folder = os.path.dirname(key) + os.sep
+        for other_uri, other in self._store.open.items():
+            if other_uri == uri:
+                continue
+            snapshot = self._store.snapshots.get(other_uri)
+            other_kind = snapshot.kind if snapshot is not None else detect_kind(other.path, other.text)
+            if other_kind not in wanted:
+                continue
+            if (snapshot is None or snapshot.depends_on(key) or snapshot.missing_partner
+                    or path_key(other.path).startswith(folder)):
+                self._schedule(other_uri)
+
+    async def _pump(self, uri: str, schedule: _Schedule) -> None:
+        """Analyse ``uri`` until its newest state has been analysed (or it is closed)."""
+        try:
+            await self._pump_until_current(uri, schedule)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            logger.exception("publishing diagnostics for %s failed", uri)
+
+    async def _pump_until_current(self, uri: str, schedule: _Schedule) -> None:
+        loop = asyncio.get_running_loop()
+        while True:
+            wait = schedule.due - loop.time()
+            if wait > 0:
+                await asyncio.sleep(wait)
+                continue
+            doc = self._store.open.get(uri)
+            if not schedule.dirty or doc is None or self._schedules.get(uri) is not schedule:
+                return
+            schedule.dirty = False
+            request = self._request(doc)
+            outcome = await self._run(request)
+            if outcome is None or schedule.dirty:
+                continue  # newer text (or a partner) changed meanwhile: this result is already stale
+            current = self._store.open.get(uri)
+            if current is None or current.version != request.version or current.text is not request.text:
+                continue
+            self._store.snapshots[uri] = outcome.snapshot
+            self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+                uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
+
+    def _request(self, doc: OpenDocument) -> AnalysisRequest:
+        server = self._server
+        workspace = server.workspace
+        return AnalysisRequest(
+            uri=doc.uri,
+            path=doc.path,
+            version=doc.version,
+            text=doc.text,
+            source=OverlaySource.of(self._store.open, self._disk),
+            settings=server.settings,
+            encoding=encoding_name(workspace.position_encoding),
+            workspace_root=server.workspace_root,
+        )
+
+    async def _run(self, request: AnalysisRequest) -> AnalysisOutcome | None:
+        if self._closed:
+            return None
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(max_workers=ANALYSIS_THREADS,
+                                            thread_name_prefix="plansight-analysis")
+        try:
+            future = self._pool.submit(self._analyse, request)
+        except RuntimeError as error:  # the pool was shut down: the server is exiting
+            logger.info("analysis of %s not started: %s", request.uri, error)
+            return None
+        self._in_flight.add(future)
+        future.add_done_callback(self._in_flight.discard)
+        try:
+            return await asyncio.wrap_future(future)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # analyse() catches everything it knows; this is a last line of defence
+            logger.exception("analysis of %s failed", request.uri)
+            return None
+        finally:
+            self._gc.collect_when_idle(lambda: self.busy)
+
+    def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
+        """The worker-thread job."""
+        with self._gc.analysing(len(request.text)):
+            return analyse(request, self._parses)
