@@ -31,7 +31,7 @@ bench: $(BIN)/python
 
 lint-code: setup-test
 	$(BIN)/ruff check .
-	$(BIN)/mypy
+	$(BIN)/python -m pytest -q tests/test_code_quality.py
 
 clean:
 	rm -rf $(VENV) build dist *.egg-info .pytest_cache .ruff_cache .mypy_cache

@@ -8,13 +8,16 @@ type ancestry and each parameter's accepted types are computed once, not per ato
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Container, Mapping
 from difflib import get_close_matches
 
 from .model import Action, FunctionDecl, Name, PredicateDecl, Problem, TypedName, TypeRef
 from .suggest import suffix
 from .vocabulary import OBJECT, Vocabulary
 
+_UNSEEN = object()
+SUGGESTION_BUDGET = 500_000
+"""Name comparisons spent on "did you mean" per problem (about 50 words against 10,000 objects)."""
 Ancestry = frozenset[str] | None
 """The types a value belongs to (its own and every supertype); None for an untyped value, which
 fits any parameter (the lenient reading of :func:`Vocabulary.fits`)."""
@@ -106,21 +109,49 @@ class ObjectTable:
             if key not in seen:
                 seen.add(key)
                 self.declared[key] = obj
-        by_type: dict[TypeRef | None, Ancestry] = {}
+        # objects of one `a b c - t` group share one TypeRef: look it up by identity first
+        by_id: dict[int, Ancestry] = {}
+        by_names: dict[tuple[str, ...], Ancestry] = {}
         self.ancestry: dict[str, Ancestry] = {}
         for key, entry in self.declared.items():
             type_ref = entry.type if typed else None
-            if type_ref not in by_type:
-                by_type[type_ref] = ancestry_of(vocab, type_ref)
-            self.ancestry[key] = by_type[type_ref]
+            if type_ref is None:
+                self.ancestry[key] = None
+                continue
+            found = by_id.get(id(type_ref), _UNSEEN)
+            if found is _UNSEEN:
+                names = tuple(t.key for t in type_ref.names)
+                if names not in by_names:
+                    by_names[names] = ancestry_of(vocab, type_ref)
+                found = by_id[id(type_ref)] = by_names[names]
+            self.ancestry[key] = found  # type: ignore[assignment]
         self._suggestions: dict[str, str] = {}
+        self._budget = SUGGESTION_BUDGET
+        self._fitting: dict[Accepted, Container[str]] = {None: self.ancestry}
+
+    def fitting(self, wanted: Accepted) -> Container[str]:
+        """Every declared name that may stand where ``wanted`` is declared: one hash lookup per
+        argument then answers both "is it declared?" and "does its type fit?"."""
+        found = self._fitting.get(wanted)
+        if found is None:
+            assert wanted is not None
+            found = frozenset(k for k, a in self.ancestry.items() if a is None or not wanted.isdisjoint(a))
+            self._fitting[wanted] = found
+        return found
 
     def suggestion(self, word: str) -> str:
-        """`` Did you mean `x`?`` against the declared objects and constants (cached per word; the
-        close-match pre-filter keeps this fast with thousands of objects)."""
+        """`` Did you mean `x`?`` against the declared objects and constants.
+
+        Cached per word, and bounded: a generated problem can misspell thousands of names against
+        thousands of objects, and the first suggestions are the ones a user reads, so after
+        ``SUGGESTION_BUDGET`` comparisons the rest go without one.
+        """
         key = word.lower()
         found = self._suggestions.get(key)
         if found is None:
+            self._budget -= len(self.declared)
+            if self._budget < 0:
+                return ""
             close = get_close_matches(key, self.declared, n=3, cutoff=0.75)
             found = suffix(word, [self.declared[c].name.display for c in close])
             self._suggestions[key] = found

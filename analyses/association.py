@@ -18,6 +18,7 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
@@ -375,7 +376,11 @@ def _shown(from_path: str, path: str) -> str:
 
 
 def _unknown_domain(path: str, wanted: str, span: Span, found: dict[str, tuple[str, str]]) -> Diagnostic:
-    listed = [f"`{name}` ({_shown(path, where)})" for name, where in list(found.values())[:MAX_LISTED_NAMES]]
+    def distance(item: tuple[str, str]) -> float:
+        return -SequenceMatcher(None, wanted.lower(), item[0].lower()).ratio()
+
+    closest_first = sorted(found.values(), key=distance)  # the likeliest meant survive the truncation
+    listed = [f"`{name}` ({_shown(path, where)})" for name, where in closest_first[:MAX_LISTED_NAMES]]
     more = len(found) - len(listed)
     names = ", ".join(listed) + (f" and {more} more" if more > 0 else "")
     guess = did_you_mean(wanted, [name for name, _ in found.values()])

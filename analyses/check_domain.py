@@ -105,6 +105,12 @@ def _declared_types(domain: Domain, references: ReferenceChecker) -> None:
 
 
 def _requirements(domain: Domain) -> list[Diagnostic]:
+    """Unknown, missing and unused requirements.
+
+    A missing requirement is a warning, as in VAL ("Undeclared requirement"): most planners accept
+    the file anyway, a few reject it, and real corpora (unified-planning's own test files among them)
+    contain such omissions.
+    """
     out = []
     for requirement in domain.requirements:
         if requirement.key not in KNOWN:
@@ -136,6 +142,7 @@ def _requirements(domain: Domain) -> list[Diagnostic]:
                 f"{first.construct[0].upper()}{first.construct[1:]} needs `{key}`{more}: "
                 "add it to `(:requirements ...)`.",
                 first.span,
+                severity=Severity.WARNING,
                 data=(("requirement", key),),
             )
         )
@@ -146,8 +153,8 @@ def _requirements(domain: Domain) -> list[Diagnostic]:
             out.append(
                 make(
                     "unused-requirement",
-                    f"Nothing in the domain uses `{key}`: {KNOWN[key][0].lower()}{KNOWN[key][1:-1]}. "
-                    "You can remove it.",
+                    f"`{key}` is declared but nothing in the domain needs it (it allows "
+                    f"{KNOWN[key][0].lower()}{KNOWN[key][1:-1]}): you can remove it.",
                     requirement.span,
                     tags=(Tag.UNNECESSARY,),
                 )

@@ -9,8 +9,7 @@ and one set intersection per argument; anything unusual falls through to the car
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-from typing import Any
+from collections.abc import Container, Iterable
 
 from .argument_checks import (
     Ancestry,
@@ -118,9 +117,19 @@ class _ProblemCheck:
         self.true_facts: dict[FactKey, Atom] = {}
         self.false_facts: dict[FactKey, Atom] = {}
         self.uncertain: set[FactKey] = set()
+        self._suggestions: dict[tuple[str, str], str] = {}
         self.requirements = {r.key for r in problem.requirements}
         if domain is not None:
             self.requirements |= {r.key for r in domain.requirements}
+
+    def suggest(self, word: str, kind: str, candidates: list[str]) -> str:
+        """"Did you mean" once per misspelled name: a generated problem may repeat it thousands of
+        times."""
+        memo = (kind, word.lower())
+        found = self._suggestions.get(memo)
+        if found is None:
+            found = self._suggestions[memo] = suffix(word, candidates)
+        return found
 
     def report(self, code: str, message: str, span: Span, **kwargs: object) -> None:
         self.out.append(make(code, message, span, **kwargs))
@@ -212,11 +221,10 @@ class _ProblemCheck:
             return
         for t in type_ref.names:
             if t.key != OBJECT and t.key not in self.vocab.types:
-                declared = [d.name.display for d in self.vocab.domain.types]
+                hint = self.suggest(t.display, "type", [d.name.display for d in self.vocab.domain.types])
                 self.report(
                     "undeclared-type",
-                    f"Type `{t.display}` is not declared in the domain's `:types`."
-                    f"{suffix(t.display, declared)}",
+                    f"Type `{t.display}` is not declared in the domain's `:types`.{hint}",
                     t.span,
                 )
 
@@ -240,35 +248,41 @@ class _ProblemCheck:
         known whether the problem is a contingent one (where ``and``/``or`` in init are allowed)."""
         true_facts = self.true_facts
         others: list[Formula] = []
-        vocab = self.vocab
-        fast = vocab is not None
-        if fast:
-            predicates = self.predicates.get
-            ancestry = self.objects.ancestry.get
+        fast = self.vocab is not None
+        columns: dict[str, tuple[Container[str], ...] | None] = {}
         for element in self.problem.init:
             if type(element) is not Atom:
                 others.append(element)
                 continue
-            key = (element.predicate.key, *[a.key for a in element.args])
+            predicate = element.predicate.key
+            keys = [a.key for a in element.args]
+            key = (predicate, *keys)
             if key in true_facts:
                 self.duplicate_fact(True, element, true_facts[key])
             else:
                 true_facts[key] = element
             if not fast:
                 continue
-            signature = predicates(element.predicate.key)
-            if signature is not None and len(element.args) == len(signature[0]):
-                for arg, wanted in zip(element.args, signature[1], strict=True):
-                    value: Any = ancestry(arg.key, _MISSING)
-                    if value is _MISSING or (
-                        wanted is not None and value is not None and wanted.isdisjoint(value)
-                    ):
-                        self.check_atom(element, None, "init")
-                        break
+            if predicate in columns:
+                accepting = columns[predicate]
             else:
+                accepting = columns[predicate] = self.accepting(predicate)
+            if accepting is None or len(accepting) != len(keys):
                 self.check_atom(element, None, "init")
+                continue
+            for k, container in zip(keys, accepting, strict=True):
+                if k not in container:
+                    self.check_atom(element, None, "init")
+                    break
         if others:
             self.check_other_init(others)
+
+    def accepting(self, predicate: str) -> tuple[Container[str], ...] | None:
+        """Per parameter of ``predicate``, the objects that may be passed there (None: undeclared)."""
+        signature = self.predicates.get(predicate)
+        if signature is None:
+            return None
+        return tuple(self.objects.fitting(wanted) for wanted in signature[1])
 
     def check_other_init(self, elements: list[Formula]) -> None:
         contingent = bool(CONTINGENT_REQUIREMENTS & self.requirements) or any(
@@ -520,7 +534,7 @@ class _ProblemCheck:
                 )
             else:
                 declared = [p.name.display for p in self.vocab.predicates.values()]
-                hint = suffix(predicate.display, declared)
+                hint = self.suggest(predicate.display, "predicate", declared)
             self.report(
                 "undeclared-predicate",
                 f"`{predicate.display}` is not a predicate of domain "
@@ -647,7 +661,8 @@ class _ProblemCheck:
         if function.key in self.vocab.predicates:
             hint = f" `{function.display}` is a predicate, which is true or false, not a number."
         else:
-            hint = suffix(function.display, [f.name.display for f in self.vocab.functions.values()])
+            declared = [f.name.display for f in self.vocab.functions.values()]
+            hint = self.suggest(function.display, "function", declared)
         self.report(
             "undeclared-function",
             f"`{function.display}` is not a function of domain `{self.vocab.domain.name.display}`.{hint}",

@@ -57,7 +57,7 @@ def _catalogue(*rows: tuple[str, Severity, str]) -> dict[str, CodeInfo]:
     return {code: CodeInfo(code, severity, summary) for code, severity, summary in rows}
 
 
-E, W, I, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
+E, W, INFO, H = Severity.ERROR, Severity.WARNING, Severity.INFORMATION, Severity.HINT
 
 CODES: dict[str, CodeInfo] = _catalogue(
     # --- syntax -------------------------------------------------------------------------------
@@ -65,14 +65,18 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("unclosed-paren", E, "A `(` that is never closed; the `)` is probably missing where the message says."),
     ("unexpected-close-paren", E, "A `)` that closes nothing (or closes `(define` too early)."),
     ("invalid-character", E, "A character that cannot start any PDDL token."),
-    ("empty-file", I, "The file has no PDDL content yet."),
+    ("empty-file", INFO, "The file has no PDDL content yet."),
     ("unknown-file-kind", W, "The text is neither a domain nor a problem nor a plan."),
-    ("unsupported-construct", I, "A construct that parses but that a later analysis does not handle."),
+    ("unsupported-construct", INFO, "A construct that parses but that a later analysis does not handle."),
     # --- domain ---------------------------------------------------------------------------------
     ("undeclared-predicate", E, "An atom uses a predicate the domain does not declare."),
     ("undeclared-function", E, "A numeric expression uses a function the domain does not declare."),
     ("undeclared-type", E, "A type is used but not declared in `:types`."),
-    ("undeclared-constant", E, "A name used as an argument is neither a constant nor (in a problem) an object."),
+    (
+        "undeclared-constant",
+        E,
+        "A name used as an argument is neither a constant nor (in a problem) an object.",
+    ),
     ("wrong-arity", E, "A predicate, function or action is given the wrong number of arguments."),
     ("type-mismatch", E, "An argument's type is not compatible with the declared parameter type."),
     ("free-variable", E, "A variable that is neither a parameter nor bound by a quantifier."),
@@ -84,29 +88,37 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("unused-parameter", H, "An action parameter that neither its precondition nor its effect mentions."),
     ("unused-type", H, "A declared type that nothing uses."),
     ("unused-constant", H, "A declared constant that nothing uses."),
-    ("add-delete-conflict", I, "An action both adds and deletes the same atom (the add wins)."),
-    ("misplaced-construct", E, "A construct in a place PDDL does not allow (e.g. `at start` in an instantaneous action)."),
+    ("add-delete-conflict", INFO, "An action both adds and deletes the same atom (the add wins)."),
+    (
+        "misplaced-construct",
+        E,
+        "A construct in a place PDDL does not allow (e.g. `at start` in an instantaneous action).",
+    ),
     ("duplicate-section", E, "A section (`:parameters`, `:init`, ...) appears twice."),
     ("missing-section", W, "A section that should be there is missing (an action without `:effect`)."),
     # --- problem --------------------------------------------------------------------------------
     ("unknown-domain", E, "The problem's `(:domain NAME)` matches no domain that could be found."),
-    ("missing-domain", I, "No domain could be associated with the file, so only syntax is checked."),
+    ("missing-domain", INFO, "No domain could be associated with the file, so only syntax is checked."),
     ("undeclared-object", E, "A name in the problem that is neither an object nor a domain constant."),
     ("typed-objects-untyped-domain", E, "Objects are given types but the domain does not declare `:typing`."),
     ("object-shadows-constant", W, "A problem object has the same name as a domain constant."),
-    ("static-goal-unreachable", E, "A goal atom over a predicate no action changes, false in the initial state."),
+    (
+        "static-goal-unreachable",
+        E,
+        "A goal atom over a predicate no action changes, false in the initial state.",
+    ),
     ("contradictory-goal", E, "The goal requires an atom and its negation."),
     ("duplicate-init-fact", H, "The same fact appears twice in `:init`."),
     # --- plan -----------------------------------------------------------------------------------
     ("unknown-action", E, "A plan step names an action the domain does not declare."),
-    ("missing-problem", I, "No problem could be associated with the plan, so only its syntax is checked."),
+    ("missing-problem", INFO, "No problem could be associated with the plan, so only its syntax is checked."),
     # --- files and links (association, lint orchestration) ----------------------------------------
     ("broken-link", E, "A `; @domain` / `; @problem` link or setting points at an unusable file."),
     ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from its linked domain's name."),
     ("unreadable-file", E, "The file could not be read (missing, a folder, denied, binary, too large)."),
     ("internal-error", E, "plansight itself failed on this file (a bug); the other checks still ran."),
     # --- editor (language server) ------------------------------------------------------------------
-    ("file-too-large", I, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
+    ("file-too-large", INFO, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
 )
 
 

@@ -22,7 +22,7 @@ PDDL_SUFFIXES = frozenset({".pddl"})
 
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
 _DIRECTIVE = re.compile(
-    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan)[ \t]+(\S.*?)[ \t]*$",
+    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan)[ \t]+(\S[^\r\n]*?)[ \t]*\r?$",
     re.IGNORECASE | re.MULTILINE,
 )
 

@@ -37,6 +37,7 @@ from .vocabulary import OBJECT, Vocabulary
 NUMBER = "number"
 DURATION = "?duration"
 TIME = "#t"
+CONSTRAINTS = "the domain's `:constraints`"
 
 Scope = dict[str, TypedName]
 
@@ -97,6 +98,7 @@ class ReferenceChecker:
         self.vocab = vocab
         self.diagnostics: list[Diagnostic] = []
         self.usage = Usage()
+        self._fits: dict[tuple[tuple[str, ...], tuple[str, ...]], bool] = {}
         domain = vocab.domain
         parents = {p.key for t in domain.types if t.parent is not None for p in t.parent.names}
         self.known_types = set(vocab.types) | parents | {OBJECT}
@@ -112,7 +114,7 @@ class ReferenceChecker:
             self.usage.predicates.add(rule.head.name.key)
             self._formula(rule.body, scope, f"the derived predicate `{head}`", durative=False)
         if domain.constraints is not None:
-            self._formula(domain.constraints, {}, "the domain's constraints", durative=False)
+            self._formula(domain.constraints, {}, CONSTRAINTS, durative=False)
 
     def type_ref(self, type_ref: TypeRef | None, allow_number: bool = False) -> None:
         """Reports undeclared types in a type reference and records the declared ones as used."""
@@ -264,10 +266,14 @@ class ReferenceChecker:
         expected = param.type
         if value_type is None or expected is None:
             return
-        known = self.known_types
-        if any(t.key not in known for t in (*value_type.names, *expected.names)):
-            return  # reported as undeclared-type; a mismatch message would only confuse
-        if self.vocab.fits(tuple(t.key for t in value_type.names), expected):
+        pair = (tuple(t.key for t in value_type.names), tuple(t.key for t in expected.names))
+        fits = self._fits.get(pair)
+        if fits is None:
+            known = self.known_types
+            # an undeclared type is reported as such; a mismatch message would only confuse
+            fits = any(t not in known for t in (*pair[0], *pair[1])) or self.vocab.fits(pair[0], expected)
+            self._fits[pair] = fits
+        if fits:
             return
         self.diagnostics.append(
             make(
@@ -326,16 +332,22 @@ class ReferenceChecker:
     def _free_variable(self, arg: Name, scope: Scope, owner: str) -> None:
         best = did_you_mean(arg.key, scope)
         hint = f" Did you mean `{scope[best].name.display}`?" if best else ""
-        if owner.startswith("`"):
-            fix = "add it to the action's `:parameters` or bind it with `forall`/`exists`"
-            where = f"a parameter of {owner}"
+        if owner == CONSTRAINTS:
+            message = f"`{arg}` is not bound by an enclosing `forall`/`exists`: bind it with one."
+        elif owner.startswith("`"):
+            message = (
+                f"`{arg}` is not a parameter of {owner} nor bound by an enclosing `forall`/`exists`: add it "
+                "to the action's `:parameters` or bind it with `forall`/`exists`."
+            )
         else:
-            fix = "bind it with `forall`/`exists`"
-            where = f"a variable of {owner}"
+            message = (
+                f"`{arg}` is not a variable of {owner} nor bound by an enclosing `forall`/`exists`: bind it "
+                "with `forall`/`exists`."
+            )
         self.diagnostics.append(
             make(
                 "free-variable",
-                f"`{arg}` is not {where} nor bound by an enclosing `forall`/`exists`: {fix}.{hint}",
+                message + hint,
                 arg.span,
                 data=(("suggestion", scope[best].name.display),) if best else (),
             )

@@ -53,7 +53,7 @@ TRAJECTORY_OPERATORS = frozenset(
 )
 """PDDL3 modal operators; `oneof` / `unknown` (FOND, contingent) are the other `Modal` nodes."""
 
-Problem = tuple[Span, str]
+Misplacement = tuple[Span, str]
 """Where a construct is misplaced, and the message saying why."""
 
 _TIME_WORDS = {"start": "at start", "end": "at end", "all": "over all"}
@@ -142,7 +142,7 @@ def _action_sections(action: Action) -> list[Diagnostic]:
                 )
             )
     keys = set(first)
-    if ":effect" not in keys:
+    if ":effect" not in keys and ":observe" not in keys:  # a sensing action may only observe
         out.append(
             make(
                 "missing-section",
@@ -230,7 +230,7 @@ def _inner(node: Formula, here: Place) -> Iterator[tuple[Formula, Place]]:
             yield child, here.inside(timed=True)
 
 
-def _problem(node: Formula, here: Place) -> Problem | None:
+def _problem(node: Formula, here: Place) -> Misplacement | None:
     """The (span, message) of what is wrong with ``node`` at ``here``, if anything."""
     span = node.span
     if isinstance(node, TimeSpecified):
@@ -270,7 +270,7 @@ def _problem(node: Formula, here: Place) -> Problem | None:
     return None
 
 
-def _condition_problem(node: Formula, here: Place) -> Problem | None:
+def _condition_problem(node: Formula, here: Place) -> Misplacement | None:
     span = node.span
     if isinstance(node, When):
         return keyword_span(span, "when"), (
@@ -284,7 +284,7 @@ def _condition_problem(node: Formula, here: Place) -> Problem | None:
     return None
 
 
-def _effect_problem(node: Formula, here: Place) -> Problem | None:
+def _effect_problem(node: Formula, here: Place) -> Misplacement | None:
     span = node.span
     allowed = "an effect is a conjunction of atoms, `(not atom)`, `forall`, `when` and numeric updates"
     if isinstance(node, (Or, Imply)):
@@ -323,7 +323,7 @@ def _continuous(node: NumericEffect) -> bool:
 def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
     """An unconditional effect that adds and deletes the same atom at the same time point."""
     adds: dict[tuple[str, Atom], Atom] = {}
-    deletes: list[tuple[str, Not]] = []
+    deletes: list[tuple[str, Not, Atom]] = []
     stack: list[tuple[Formula, str]] = [(action.effect, "")] if action.effect is not None else []
     while stack:
         node, when = stack.pop()
@@ -334,10 +334,10 @@ def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
         elif isinstance(node, Atom):
             adds.setdefault((when, node), node)
         elif isinstance(node, Not) and isinstance(node.arg, Atom):
-            deletes.append((when, node))
+            deletes.append((when, node, node.arg))
     out = []
-    for when, delete in deletes:
-        added = adds.get((when, delete.arg))  # type: ignore[arg-type]
+    for when, delete, deleted in deletes:
+        added = adds.get((when, deleted))
         if added is None:
             continue
         atom = atom_text(added.predicate.display, [a.display for a in added.args])

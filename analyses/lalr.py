@@ -14,9 +14,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from lark import Lark, Transformer, Tree
-from lark.exceptions import UnexpectedInput
 from lark.lexer import Lexer
-from lark.parsers.lalr_parser_state import ParseConf, ParserState
+from lark.parsers.lalr_analysis import Shift
 
 from ..grammar import grammar_text
 from .diagnostics import Diagnostic, make
@@ -35,22 +34,105 @@ class _NoLexer(Lexer):
         raise NotImplementedError
 
 
+class _Reject(Exception):
+    """The token is not acceptable in the parser's current state."""
+
+
+Action = tuple[bool, Any]  # (True, next state) to shift; (False, (size, rule name, callback)) to reduce
+
+
 @dataclass(frozen=True)
 class Tables:
-    conf: ParseConf  # type: ignore[type-arg]
+    """lark's LALR(1) tables, flattened into plain dicts for a tight driver loop."""
+
+    actions: dict[Any, dict[str, Action]]
+    start_state: Any
+    end_state: Any
     resolve: Callable[[Token, Mapping[str, Any]], str]
     describe: Callable[[str], str]
+    rooted: bool  # the whole file is one form (PDDL's `(define ...)`), which recovery never skips
 
 
 def build_tables(
     grammar: str,
-    transformer: Transformer,
+    transformer: Transformer,  # type: ignore[type-arg]
     resolve: Callable[[Token, Mapping[str, Any]], str],
     describe: Callable[[str], str],
-) -> Tables:  # type: ignore[type-arg]
+    rooted: bool,
+) -> Tables:
     lark = Lark(grammar_text(grammar), parser="lalr", lexer=_NoLexer, transformer=transformer, start="start")
     inner = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
-    return Tables(ParseConf(inner.parse_table, inner.callbacks, "start"), resolve, describe)
+    table, callbacks = inner.parse_table, inner.callbacks
+    actions: dict[Any, dict[str, Action]] = {}
+    for state, row in table.states.items():
+        actions[state] = {
+            symbol: (True, arg)
+            if action is Shift
+            else (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
+            for symbol, (action, arg) in row.items()
+        }
+    return Tables(actions, table.start_states["start"], table.end_states["start"], resolve, describe, rooted)
+
+
+class _Run:
+    """One pass over the tokens: the LR stacks plus the stack of open parentheses."""
+
+    __slots__ = ("actions", "opens", "states", "values")
+
+    def __init__(self, actions: dict[Any, dict[str, Action]], states: list[Any], values: list[Any],
+                 opens: list[int]) -> None:
+        self.actions = actions
+        self.states = states
+        self.values = values
+        self.opens = opens
+
+    @property
+    def row(self) -> dict[str, Action]:
+        return self.actions[self.states[-1]]
+
+    def feed(self, token: Any) -> None:
+        """Shift ``token``, reducing first as the table says; raises _Reject if it does not fit."""
+        actions, states, values = self.actions, self.states, self.values
+        kind = token.type
+        while True:
+            entry = actions[states[-1]].get(kind)
+            if entry is None:
+                raise _Reject
+            shift, arg = entry
+            if shift:
+                states.append(arg)
+                values.append(token)
+                return
+            size, origin, callback = arg
+            if size:
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            states.append(actions[states[-1]][origin][1])
+
+    def finish(self, end_state: Any, text_length: int) -> Any:
+        """Reduce to the start symbol at the end of input; raises _Reject if the input is incomplete."""
+        actions, states, values = self.actions, self.states, self.values
+        while states[-1] != end_state:
+            entry = actions[states[-1]].get("$END")
+            if entry is None or entry[0]:
+                raise _Reject
+            size, origin, callback = entry[1]
+            if size:
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            states.append(actions[states[-1]][origin][1])
+        return values[-1]
+
+    def copy(self) -> _Run:
+        return _Run(self.actions, list(self.states), [_copy_value(v) for v in self.values], list(self.opens))
 
 
 def _copy_value(value: Any) -> Any:
@@ -60,49 +142,31 @@ def _copy_value(value: Any) -> Any:
     return value
 
 
-class _Run:
-    """One pass over the tokens: the parser state plus the stack of open parentheses."""
-
-    __slots__ = ("opens", "state")
-
-    def __init__(self, state: ParserState, opens: list[int]) -> None:  # type: ignore[type-arg]
-        self.state = state
-        self.opens = opens
-
-    def copy(self) -> _Run:
-        s = self.state
-        return _Run(
-            ParserState(s.parse_conf, None, list(s.state_stack), [_copy_value(v) for v in s.value_stack]),  # type: ignore[arg-type]
-            list(self.opens),
-        )
-
-
 _MAX_RECOVERIES = 200
 
 
 def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, list[Diagnostic]]:
     """The model built from ``tokens`` (balanced in parentheses), or None, and the syntax errors."""
-    conf = tables.conf
-    states = conf.states
+    actions = tables.actions
     resolve = tables.resolve
     diagnostics: list[Diagnostic] = []
     matching = _match(tokens)
     skips: dict[int, tuple[int, bool]] = {}  # form start -> (index after it, replaced by "()")
     snapshots: list[tuple[int, _Run]] = []
-    run = _Run(ParserState(conf, None), [])  # type: ignore[arg-type]
+    run = _Run(actions, [tables.start_state], [], [])
     count = len(tokens)
     index = 0
     recoveries = 0
 
     def feed(run: _Run, i: int) -> bool:
         token = tokens[i]
-        table = states[run.state.position]
-        token.type = resolve(token, table)
-        if token.type not in table:
+        row = run.row
+        token.type = resolve(token, row)
+        if token.type not in row:
             return False
         try:
-            run.state.feed_token(token)  # type: ignore[arg-type]
-        except UnexpectedInput:
+            run.feed(token)
+        except _Reject:
             return False
         if token.kind == LPAR:
             run.opens.append(i)
@@ -111,13 +175,13 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
         return True
 
     def accepts(run: _Run, i: int) -> bool:
+        row = run.row
         if i >= count:
-            return "$END" in states[run.state.position]
-        token = tokens[i]
-        return resolve(token, states[run.state.position]) in states[run.state.position]
+            return "$END" in row
+        return resolve(tokens[i], row) in row
 
     def replay_to(target: int) -> _Run:
-        start_index, start_run = 0, _Run(ParserState(conf, None), [])  # type: ignore[arg-type]
+        start_index, start_run = 0, _Run(actions, [tables.start_state], [], [])
         for snap_index, snap in reversed(snapshots):
             if snap_index <= target:
                 start_index, start_run = snap_index, snap.copy()
@@ -142,12 +206,12 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             index = after
             continue
         token = tokens[index]
-        if token.kind == LPAR and len(run.opens) == 1:
+        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0):
             snapshots.append((index, run.copy()))
         if feed(run, index):
             index += 1
             continue
-        diagnostics.append(_syntax_error(token, states[run.state.position], tables))
+        diagnostics.append(_syntax_error(token, run.row, tables))
         recoveries += 1
         if recoveries > _MAX_RECOVERIES:
             return None, diagnostics
@@ -167,7 +231,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             candidates.insert(0, index)
         recovered = False
         for opener in candidates:
-            if opener == 0:
+            if opener == 0 and tables.rooted:
                 break
             after = matching[opener] + 1
             attempt = replay_to(opener)
@@ -187,20 +251,22 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
         if not recovered:
             return None, diagnostics
     try:
-        result = run.state.feed_token(Token("$END", "", text_length, text_length), True)  # type: ignore[arg-type]
-    except UnexpectedInput:
+        result = run.finish(tables.end_state, text_length)
+    except _Reject:
         end = tokens[-1] if tokens else Token("$END", "", text_length, text_length)
-        diagnostics.append(_syntax_error(end, states[run.state.position], tables, at_end=True))
+        diagnostics.append(_syntax_error(end, run.row, tables, at_end=True))
         return None, diagnostics
     return result, diagnostics
 
 
 def _feed_empty_form(run: _Run, at: Token) -> bool:
-    states = run.state.parse_conf.states
     for kind in (LPAR, RPAR):
-        if kind not in states[run.state.position]:
+        if kind not in run.row:
             return False
-        run.state.feed_token(Token(kind, "", at.start, at.start))  # type: ignore[arg-type]
+        try:
+            run.feed(Token(kind, "", at.start, at.start))
+        except _Reject:
+            return False
     return True
 
 

@@ -75,7 +75,7 @@ _PDDL_TOKEN = re.compile(
 # ends only at a line end: otherwise backtracking would shorten `;(p a)` to `;` and read the
 # commented-out atom as a fact.
 _SIMPLE_ATOM = re.compile(
-    r"(?:\s+|;[^\n]*(?![^\n]))*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
+    r"(?:\s|;[^\n]*(?![^\n]))*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
 )
 _INIT_KEYWORD = re.compile(r"\s*:init(?![A-Za-z0-9_\-])", re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed

@@ -71,7 +71,7 @@ def _resolve(token: Token, table: Mapping[str, Any]) -> str:
 
 @cache
 def _tables() -> Tables:
-    return build_tables("pddl", ModelBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t))
+    return build_tables("pddl", ModelBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t), rooted=True)
 
 
 @dataclass(frozen=True, slots=True)

@@ -60,7 +60,7 @@ def _resolve(token: Token, table: Mapping[str, Any]) -> str:
 
 @cache
 def _tables() -> Tables:
-    return build_tables("plan", _PlanBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t))
+    return build_tables("plan", _PlanBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t), rooted=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,10 +101,19 @@ def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]
     out: list[Token] = []
     open_token: Token | None = None
     for token in tokens:
+        if open_token is not None and token.kind != RPAR and "\n" in text[out[-1].end : token.start]:
+            _close(open_token, out, diagnostics)
+            open_token = None
         if token.kind == LPAR:
-            if open_token is not None and "\n" in text[open_token.start : token.start]:
-                _close(open_token, out, diagnostics)
-                open_token = None
+            if open_token is not None:
+                diagnostics.append(
+                    make(
+                        "syntax-error",
+                        "A plan step is one flat `(action arg ...)`: remove this `(`.",
+                        Span(token.start, token.end),
+                    )
+                )
+                continue
             if open_token is None:
                 open_token = token
                 out.append(token)

@@ -30,6 +30,7 @@ from .model import (
     Preference,
     Quantified,
     TypedName,
+    TypeRef,
     When,
     children,
     numeric_terms,
@@ -178,7 +179,10 @@ def _settle_costs(uses: list[RequirementUse]) -> list[RequirementUse]:
     if not numeric or not all(":action-costs" in u.accepted for u in numeric):
         return uses
     return [
-        RequirementUse(":action-costs", u.construct, u.span, u.accepted) if u in numeric else u for u in uses
+        RequirementUse(":action-costs", u.construct, u.span, u.accepted)
+        if ":numeric-fluents" in u.accepted
+        else u
+        for u in uses
     ]
 
 
@@ -204,11 +208,16 @@ class _Inference:
             yield from self._typed(function.parameters)
             if function.name.key in self.object_functions:
                 assert function.type is not None
-                yield _use(":object-fluents", f"object function `{function.name}`", function.type.span,
-                           ":fluents")
+                yield _use(
+                    ":object-fluents", f"object function `{function.name}`", function.type.span, ":fluents"
+                )
             else:
-                yield _use(":numeric-fluents", f"numeric function `{function.name}`", function.name.span,
-                           ":action-costs")
+                yield _use(
+                    ":numeric-fluents",
+                    f"numeric function `{function.name}`",
+                    function.name.span,
+                    ":action-costs",
+                )
         if domain.constraints is not None and ":constraints" in keywords:
             yield _use(":constraints", "`(:constraints ...)`", keywords[":constraints"].span)
             yield from self._condition(domain.constraints, "a constraint")
@@ -222,7 +231,7 @@ class _Inference:
     def _typed(self, names: Iterable[TypedName]) -> Iterator[RequirementUse]:
         for item in names:
             if item.type is not None:
-                yield _use(":typing", "a typed name", item.type.span)
+                yield _use(":typing", f"the type in `{item.name} - {_type_text(item.type)}`", item.type.span)
 
     def _action(self, action: Action) -> Iterator[RequirementUse]:
         if action.durative:
@@ -238,16 +247,23 @@ class _Inference:
         if action.duration is not None:
             for node in walk(action.duration):
                 if isinstance(node, Comparison) and node.op in ("<=", ">="):
-                    yield _use(":duration-inequalities", f"`{node.op}` in a `:duration`",
-                               keyword_span(node.span, node.op))
+                    yield _use(
+                        ":duration-inequalities",
+                        f"`{node.op}` in a `:duration`",
+                        keyword_span(node.span, node.op),
+                    )
 
     def _condition(self, formula: Formula | None, where: str) -> Iterator[RequirementUse]:
         for node in walk(formula):
             span = node.span
             if isinstance(node, Not):
                 if not isinstance(node.arg, Equality):
-                    yield _use(":negative-preconditions", f"`not` in {where}", keyword_span(span, "not"),
-                               ":disjunctive-preconditions")
+                    yield _use(
+                        ":negative-preconditions",
+                        f"`not` in {where}",
+                        keyword_span(span, "not"),
+                        ":disjunctive-preconditions",
+                    )
             elif isinstance(node, Or):
                 yield _use(":disjunctive-preconditions", f"`or` in {where}", keyword_span(span, "or"))
             elif isinstance(node, Imply):
@@ -255,11 +271,13 @@ class _Inference:
             elif isinstance(node, Quantified):
                 yield from self._typed(node.variables)
                 if node.quantifier == "exists":
-                    yield _use(":existential-preconditions", f"`exists` in {where}",
-                               keyword_span(span, "exists"))
+                    yield _use(
+                        ":existential-preconditions", f"`exists` in {where}", keyword_span(span, "exists")
+                    )
                 else:
-                    yield _use(":universal-preconditions", f"`forall` in {where}",
-                               keyword_span(span, "forall"))
+                    yield _use(
+                        ":universal-preconditions", f"`forall` in {where}", keyword_span(span, "forall")
+                    )
             elif isinstance(node, Equality):
                 yield _use(":equality", f"`=` in {where}", keyword_span(span, "="))
             elif isinstance(node, Comparison):
@@ -311,6 +329,11 @@ class _Inference:
             yield _use(":continuous-effects", "`#t` in an effect", span, ":time")
 
 
+def _type_text(type_ref: TypeRef) -> str:
+    names = " ".join(t.display for t in type_ref.names)
+    return f"(either {names})" if type_ref.is_either else names
+
+
 def _is_cost_increase(node: NumericEffect) -> bool:
     """`(increase (total-cost) N)` with N a number or a (static) function term: all `:action-costs` allows."""
     return (
@@ -323,4 +346,3 @@ def _is_cost_increase(node: NumericEffect) -> bool:
 
 def _mentions_time(expr: NumericExpr) -> bool:
     return any(isinstance(t, Name) and t.key == "#t" for t in numeric_terms(expr))
-

@@ -1,8 +1,8 @@
 """Time from ``textDocument/didChange`` to the matching ``publishDiagnostics``, through the real server.
 
 Starts ``plansight serve`` as a subprocess (stdio), opens a domain and a problem, then makes N
-one-character edits to the problem (alternately inserting and deleting a space inside :init, the
-way an editor sends incremental changes) and waits, after each edit, for diagnostics of exactly that
+small edits to the problem (each inserts one more fact into :init, sent as an incremental change
+the way an editor sends them) and waits, after each edit, for diagnostics of exactly that
 version. Reports p50/p95/max per problem size.
 
     python benchmarks/lsp_latency.py [--edits 50] [--json OUT]
@@ -23,11 +23,14 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from workloads import BLOCKSWORLD, blocksworld_problem  # noqa: E402
+from workloads import BLOCKSWORLD, blocksworld_problem
 
 
 class Watcher:
-    """Resolves a future when diagnostics for (uri, version) arrive."""
+    """Resolves a future when diagnostics for (uri, version) arrive.
+
+    Every edit inserts a different text, so the server cannot answer from a cached parse.
+    """
 
     def __init__(self) -> None:
         self.waiting: dict[tuple[str, int], asyncio.Future[float]] = {}
@@ -51,7 +54,11 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
     problem.write_text(text)
     client = LanguageClient("plansight-bench", "1")
     watcher = Watcher()
-    client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)(watcher.arrived)
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
+        watcher.arrived(params)
+
     await client.start_io(sys.executable, "-m", "plansight", "serve")
     await client.initialize_async(
         lsp.InitializeParams(capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri())
@@ -60,25 +67,27 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
     uri = problem.as_uri()
     first = watcher.expect(uri, 1)
     client.text_document_did_open(
-        lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(uri, "pddl", 1, text))
+        lsp.DidOpenTextDocumentParams(
+            text_document=lsp.TextDocumentItem(uri=uri, language_id="pddl", version=1, text=text)
+        )
     )
     await asyncio.wait_for(first, 120)
     line = text.splitlines().index("  (:init") + 1  # the first fact's line
     latencies = []
     for i in range(edits):
         version = i + 2
-        if i % 2 == 0:
-            change = lsp.TextDocumentContentChangePartial(
-                range=lsp.Range(lsp.Position(line, 4), lsp.Position(line, 4)), text=" "
-            )
-        else:
-            change = lsp.TextDocumentContentChangePartial(
-                range=lsp.Range(lsp.Position(line, 4), lsp.Position(line, 5)), text=""
-            )
+        # a fresh fact each time: (clear bN) with a new N, inserted before the first fact
+        change = lsp.TextDocumentContentChangePartial(
+            range=lsp.Range(lsp.Position(line=line, character=4), lsp.Position(line=line, character=4)),
+            text=f"(clear b{i % 50}) ",
+        )
         done = watcher.expect(uri, version)
         start = time.perf_counter()
         client.text_document_did_change(
-            lsp.DidChangeTextDocumentParams(lsp.VersionedTextDocumentIdentifier(uri, version), [change])
+            lsp.DidChangeTextDocumentParams(
+                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[change],
+            )
         )
         latencies.append((await asyncio.wait_for(done, 120)) - start)
     await client.shutdown_async(None)
@@ -89,7 +98,7 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
         "bytes": len(text.encode()),
         "edits": edits,
         "p50_ms": statistics.median(latencies_ms),
-        "p95_ms": latencies_ms[max(0, int(round(0.95 * len(latencies_ms))) - 1)],
+        "p95_ms": latencies_ms[max(0, round(0.95 * len(latencies_ms)) - 1)],
         "max_ms": latencies_ms[-1],
     }
 
@@ -103,14 +112,18 @@ async def main_async(edits: int) -> dict[str, dict[str, float]]:
 
 
 def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--edits", type=int, default=50)
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results = asyncio.run(main_async(args.edits))
     print(f"{'workload':<16}{'bytes':>10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
     for label, row in results.items():
-        print(f"{label:<16}{row['bytes']:>10.0f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['max_ms']:>10.1f}")
+        print(
+            f"{label:<16}{row['bytes']:>10.0f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['max_ms']:>10.1f}"
+        )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

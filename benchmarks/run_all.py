@@ -1,6 +1,6 @@
 """Runs every benchmark and writes their JSON next to RESULTS.md (which is edited by hand from it).
 
-    python benchmarks/run_all.py
+python benchmarks/run_all.py
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ def main() -> int:
     status = 0
     for script in ("parse_throughput.py", "lsp_latency.py"):
         print(f"== {script}", flush=True)
-        result = subprocess.run([sys.executable, str(HERE / script), "--json", str(out / f"{script[:-3]}.json")])
+        result = subprocess.run(
+            [sys.executable, str(HERE / script), "--json", str(out / f"{script[:-3]}.json")]
+        )
         status = status or result.returncode
     return status
 

@@ -9,6 +9,7 @@ import importlib.util
 import random
 import re
 from dataclasses import dataclass
+from itertools import pairwise
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,9 +88,9 @@ def blocksworld_problem(target_bytes: int, seed: int = 7) -> str:
     for tower_start in range(0, count, 8):
         tower = order[tower_start : tower_start + 8]
         init.append(f"(on-table {tower[0]})")
-        init.extend(f"(on {upper} {lower})" for lower, upper in zip(tower, tower[1:]))
+        init.extend(f"(on {upper} {lower})" for lower, upper in pairwise(tower))
         init.append(f"(clear {tower[-1]})")
-    for lower, upper in zip(blocks, blocks[1:]):
+    for lower, upper in pairwise(blocks):
         if rng.random() < 0.5:
             goal.append(f"(on {upper} {lower})")
     lines = [

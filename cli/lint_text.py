@@ -89,11 +89,13 @@ def _excerpt(source: str, index: LineIndex, diagnostic: Diagnostic) -> list[Text
         tail = "..." if window_end < line_end else ""
         number = str(line + 1)
         gutter = " " * len(number)
-        code = Text(f" {number} | ", style="dim")
+        code = Text()
+        code.append(f" {number} | ", style="dim")
         code.append(lead + before)
         code.append(marked, style=STYLES[diagnostic.severity])
         code.append(after + tail)
-        carets = Text(f" {gutter} | ", style="dim")
+        carets = Text()
+        carets.append(f" {gutter} | ", style="dim")
         carets.append(" " * (len(lead) + len(before)))
         carets.append("^" * max(1, len(marked)), style=STYLES[diagnostic.severity])
         lines += [code, carets]
@@ -103,7 +105,8 @@ def _excerpt(source: str, index: LineIndex, diagnostic: Diagnostic) -> list[Text
             place = f"line {where.line + 1}, column {where.character + 1}"
         else:
             place = related.path
-        note = Text("   = note: ", style="dim")
+        note = Text()
+        note.append("   = note: ", style="dim")
         note.append(f"{related.message} ({place})")
         lines.append(note)
     return lines

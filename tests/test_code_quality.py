@@ -1,0 +1,40 @@
+"""ruff and mypy run as part of the suite, so style and type errors fail CI like any other test.
+
+mypy cannot follow setuptools' folder-to-package mapping (``analyses/`` is ``plansight.analyses``),
+so it checks a tree of symbolic links laid out the way the wheel installs the package.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+BIN = Path(sys.executable).parent
+
+
+def _tool(name: str) -> str:
+    return str(BIN / name) if (BIN / name).exists() else shutil.which(name) or name
+
+
+def test_ruff_is_clean() -> None:
+    result = subprocess.run([_tool("ruff"), "check", str(ROOT)], capture_output=True, text=True, cwd=ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_mypy_is_clean(tmp_path: Path) -> None:
+    package = tmp_path / "plansight"
+    package.mkdir()
+    for item in (ROOT / "cli").iterdir():
+        if item.suffix == ".py":
+            (package / item.name).symlink_to(item)
+    for folder in ("analyses", "server", "grammar"):
+        (package / folder).symlink_to(ROOT / folder, target_is_directory=True)
+    result = subprocess.run(
+        [_tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "cache"),
+         "-p", "plansight"],
+        capture_output=True, text=True, cwd=tmp_path,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
