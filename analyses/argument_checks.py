@@ -2,8 +2,9 @@
 an argument list is judged against declared parameters.
 
 A large problem has tens of thousands of init atoms over thousands of objects, so the type question
-("may `b7` stand where `?x - block` is declared?") is reduced to one set intersection: each object's
-type ancestry and each parameter's accepted types are computed once, not per atom.
+("may `b7` stand where `?x - block` is declared?") is answered from tables computed once: each
+object's type ancestry, each parameter's accepted types, and per accepted-type set the objects that
+fit it, so a correct argument costs one hash lookup.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from .suggest import suffix
 from .vocabulary import OBJECT, Vocabulary
 
 _UNSEEN = object()
-SUGGESTION_BUDGET = 500_000
-"""Name comparisons spent on "did you mean" per problem (about 50 words against 10,000 objects)."""
+SUGGESTION_BUDGET = 200_000
+"""Name comparisons spent on "did you mean" per problem (about 20 words against 10,000 objects)."""
 Ancestry = frozenset[str] | None
 """The types a value belongs to (its own and every supertype); None for an untyped value, which
 fits any parameter (the lenient reading of :func:`Vocabulary.fits`)."""
@@ -26,11 +27,19 @@ Accepted = frozenset[str] | None
 """The type names a parameter accepts; None for an untyped or ``object`` parameter."""
 
 
-def accepted(type_ref: TypeRef | None) -> Accepted:
+Signature = tuple[tuple[TypedName, ...], tuple[Accepted, ...]]
+"""A declaration's parameters and, per parameter, the types it accepts."""
+
+
+def accepted(type_ref: TypeRef | None, known_types: Container[str]) -> Accepted:
+    """A parameter of an undeclared type accepts anything: the domain's own diagnostic says what is
+    wrong, and every argument passed to it must not be flagged as well."""
     if type_ref is None:
         return None
     keys = frozenset(t.key for t in type_ref.names)
-    return None if OBJECT in keys or not keys else keys
+    if OBJECT in keys or not keys or any(k not in known_types for k in keys):
+        return None
+    return keys
 
 
 def fits(ancestry: Ancestry, wanted: Accepted) -> bool:
@@ -47,11 +56,35 @@ def ancestry_of(vocab: Vocabulary, type_ref: TypeRef | None) -> Ancestry:
 
 
 def describe_type(type_ref: TypeRef | None) -> str:
-    """```block``` or ``one of `car`, `truck` `` for messages."""
+    """```block``` or ```car` or `truck``` for messages."""
     if type_ref is None:
         return f"`{OBJECT}`"
-    names = [f"`{t.display}`" for t in type_ref.names]
-    return names[0] if len(names) == 1 else "one of " + ", ".join(names)
+    return " or ".join(f"`{t.display}`" for t in type_ref.names)
+
+
+def mismatch_message(arg: Name, actual: TypeRef | None, owner: Name, index: int, parameter: TypedName) -> str:
+    return (
+        f"`{arg.display}` has type {describe_type(actual)}, but the {ordinal(index + 1)} argument of "
+        f"`{owner.display}` (`{parameter.name.display}`) must have type {describe_type(parameter.type)}."
+    )
+
+
+def swapped(values: list[object], wanted: tuple[Accepted, ...], index: int) -> int | None:
+    """The other argument position that, exchanged with ``index``, makes both fit (a common slip in
+    LLM-written plans: `(pick room1 ball1)` for `(pick ball1 room1)`)."""
+    value = values[index]
+    if value is None or not isinstance(value, frozenset):
+        return None
+    for other, other_value in enumerate(values):
+        if (
+            other != index
+            and isinstance(other_value, frozenset)
+            and not fits(other_value, wanted[other])
+            and fits(value, wanted[other])
+            and fits(other_value, wanted[index])
+        ):
+            return other
+    return None
 
 
 def count(n: int, noun: str = "argument") -> str:
@@ -74,20 +107,23 @@ class Signatures:
     """Arity and accepted argument types of declared predicates, functions or actions, computed on
     first use of each name."""
 
-    __slots__ = ("_cache", "_declarations")
+    __slots__ = ("_cache", "_declarations", "_types")
 
-    def __init__(self, declarations: Mapping[str, PredicateDecl | FunctionDecl | Action]) -> None:
+    def __init__(
+        self, declarations: Mapping[str, PredicateDecl | FunctionDecl | Action], known_types: Container[str]
+    ) -> None:
         self._declarations = declarations
-        self._cache: dict[str, tuple[tuple[TypedName, ...], tuple[Accepted, ...]]] = {}
+        self._types = known_types
+        self._cache: dict[str, Signature] = {}
 
-    def get(self, key: str) -> tuple[tuple[TypedName, ...], tuple[Accepted, ...]] | None:
+    def get(self, key: str) -> Signature | None:
         found = self._cache.get(key)
         if found is None:
             decl = self._declarations.get(key)
             if decl is None:
                 return None
             parameters = decl.parameters
-            found = (parameters, tuple(accepted(p.type) for p in parameters))
+            found = (parameters, tuple(accepted(p.type, self._types) for p in parameters))
             self._cache[key] = found
         return found
 
@@ -122,7 +158,9 @@ class ObjectTable:
             if found is _UNSEEN:
                 names = tuple(t.key for t in type_ref.names)
                 if names not in by_names:
-                    by_names[names] = ancestry_of(vocab, type_ref)
+                    # an undeclared type is reported as such; its objects then fit anywhere
+                    known = all(n == OBJECT or n in vocab.types for n in names)
+                    by_names[names] = ancestry_of(vocab, type_ref) if known else None
                 found = by_id[id(type_ref)] = by_names[names]
             self.ancestry[key] = found  # type: ignore[assignment]
         self._suggestions: dict[str, str] = {}

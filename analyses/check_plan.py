@@ -5,9 +5,11 @@ plans; whether the steps are executable is for the simulator to say.
 
 from __future__ import annotations
 
-from .argument_checks import ObjectTable, Signatures, arity_message, describe_type, fits, ordinal
+from typing import Any
+
+from .argument_checks import ObjectTable, Signatures, arity_message, fits, mismatch_message, swapped
 from .diagnostics import Diagnostic, make
-from .model import Domain, Name, Plan, PlanStep, Problem
+from .model import Domain, Name, Plan, PlanStep, Problem, atom_text
 from .suggest import suffix
 from .vocabulary import vocabulary
 
@@ -20,7 +22,7 @@ def check_plan(plan: Plan, problem: Problem | None, domain: Domain | None) -> li
     vocab = vocabulary(domain)
     typed = vocab.typing or bool(vocab.types)
     objects = ObjectTable(vocab, problem, typed) if problem is not None else None
-    actions = Signatures(vocab.actions)
+    actions = Signatures(vocab.actions, vocab.types)
     action_names = [a.name.display for a in vocab.actions.values() if a.kind in ("action", "durative-action")]
     out: list[Diagnostic] = []
     for step in plan.steps:
@@ -58,21 +60,19 @@ def check_plan(plan: Plan, problem: Problem | None, domain: Domain | None) -> li
             continue
         if objects is None:
             continue
-        for index, (arg, parameter, accepted) in enumerate(zip(step.args, parameters, wanted, strict=True)):
-            value = objects.ancestry.get(arg.key, _MISSING)
+        values: list[Any] = [objects.ancestry.get(arg.key, _MISSING) for arg in step.args]
+        for index, (arg, value) in enumerate(zip(step.args, values, strict=True)):
             if value is _MISSING:
                 out.append(_undeclared(arg, objects))
-            elif not fits(value, accepted):  # type: ignore[arg-type]
-                entry = objects.declared[arg.key]
-                out.append(
-                    make(
-                        "type-mismatch",
-                        f"`{arg.display}` is {describe_type(entry.type)}, but the {ordinal(index + 1)} "
-                        f"argument of `{name.display}` (`{parameter.name.display}`) must be "
-                        f"{describe_type(parameter.type)}.",
-                        arg.span,
-                    )
-                )
+            elif not fits(value, wanted[index]):
+                actual = objects.declared[arg.key].type
+                message = mismatch_message(arg, actual, name, index, parameters[index])
+                other = swapped(values, wanted, index)
+                if other is not None:
+                    fixed = [a.display for a in step.args]
+                    fixed[index], fixed[other] = fixed[other], fixed[index]
+                    message += f" The arguments look swapped: `{atom_text(name.display, fixed)}`."
+                out.append(make("type-mismatch", message, arg.span))
     return out
 
 

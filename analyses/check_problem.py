@@ -14,12 +14,13 @@ from collections.abc import Container, Iterable
 from .argument_checks import (
     Ancestry,
     ObjectTable,
+    Signature,
     Signatures,
     ancestry_of,
     arity_message,
-    describe_type,
     fits,
-    ordinal,
+    mismatch_message,
+    swapped,
 )
 from .diagnostics import Diagnostic, Related, Tag, make
 from .model import (
@@ -111,8 +112,8 @@ class _ProblemCheck:
         self.typed = self.vocab is not None and (self.vocab.typing or bool(self.vocab.types))
         if self.vocab is not None:
             self.objects = ObjectTable(self.vocab, problem, self.typed)
-            self.predicates = Signatures(self.vocab.predicates)
-            self.functions = Signatures(self.vocab.functions)
+            self.predicates = Signatures(self.vocab.predicates, self.vocab.types)
+            self.functions = Signatures(self.vocab.functions, self.vocab.types)
         # facts of :init, for duplicates, contradictions and reachability
         self.true_facts: dict[FactKey, Atom] = {}
         self.false_facts: dict[FactKey, Atom] = {}
@@ -544,7 +545,7 @@ class _ProblemCheck:
             for arg in atom.args:
                 self.check_term(arg, scope, where)
             return
-        parameters, wanted = signature
+        parameters = signature[0]
         if len(parameters) != len(atom.args):
             self.report(
                 "wrong-arity",
@@ -555,10 +556,7 @@ class _ProblemCheck:
             for arg in atom.args:
                 self.check_term(arg, scope, where)
             return
-        for index, (arg, parameter, accepted) in enumerate(zip(atom.args, parameters, wanted, strict=True)):
-            value = self.check_term(arg, scope, where)
-            if value is not _MISSING and not fits(value, accepted):  # type: ignore[arg-type]
-                self.type_mismatch(arg, self.type_of(arg, scope), predicate, index, parameter)
+        self.check_arguments(predicate, atom.args, signature, scope, where)
 
     def type_of(self, term: Name, scope: Scope | None) -> TypeRef | None:
         if scope is not None and term.key in scope:
@@ -566,15 +564,22 @@ class _ProblemCheck:
         entry = self.objects.declared.get(term.key)
         return entry.type if entry is not None else None
 
-    def type_mismatch(
-        self, arg: Name, actual: TypeRef | None, owner: Name, index: int, parameter: TypedName
+    def check_arguments(
+        self, owner: Name, args: tuple[Name, ...], signature: Signature, scope: Scope | None, where: str
     ) -> None:
-        self.report(
-            "type-mismatch",
-            f"`{arg.display}` is {describe_type(actual)}, but the {ordinal(index + 1)} argument of "
-            f"`{owner.display}` (`{parameter.name.display}`) must be {describe_type(parameter.type)}.",
-            arg.span,
-        )
+        """Each argument declared, and of a type its parameter accepts (arity already checked)."""
+        parameters, wanted = signature
+        values = [self.check_term(arg, scope, where) for arg in args]
+        for index, (arg, value) in enumerate(zip(args, values, strict=True)):
+            if value is _MISSING or fits(value, wanted[index]):  # type: ignore[arg-type]
+                continue
+            message = mismatch_message(arg, self.type_of(arg, scope), owner, index, parameters[index])
+            other = swapped(values, wanted, index)
+            if other is not None:
+                fixed = [a.display for a in args]
+                fixed[index], fixed[other] = fixed[other], fixed[index]
+                message += f" The arguments look swapped: `{atom_text(owner.display, fixed)}`."
+            self.report("type-mismatch", message, arg.span)
 
     def check_term(self, term: Name, scope: Scope | None, where: str) -> object:
         """The term's type ancestry, or ``_MISSING`` (and a diagnostic) when it names nothing."""
@@ -619,7 +624,7 @@ class _ProblemCheck:
             for arg in term.args:
                 self.check_term(arg, scope, where)
             return
-        parameters, wanted = signature
+        parameters = signature[0]
         if len(parameters) != len(term.args):
             self.report(
                 "wrong-arity",
@@ -630,10 +635,7 @@ class _ProblemCheck:
             for arg in term.args:
                 self.check_term(arg, scope, where)
             return
-        for index, (arg, parameter, accepted) in enumerate(zip(term.args, parameters, wanted, strict=True)):
-            value = self.check_term(arg, scope, where)
-            if value is not _MISSING and not fits(value, accepted):  # type: ignore[arg-type]
-                self.type_mismatch(arg, self.type_of(arg, scope), function, index, parameter)
+        self.check_arguments(function, term.args, signature, scope, where)
 
     def check_numeric_name(self, term: Name, scope: Scope | None, where: str) -> None:
         """A bare name where a number is expected: a variable, a 0-ary function written without

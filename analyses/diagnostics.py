@@ -81,7 +81,7 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("type-mismatch", E, "An argument's type is not compatible with the declared parameter type."),
     ("free-variable", E, "A variable that is neither a parameter nor bound by a quantifier."),
     ("duplicate-declaration", E, "The same name is declared twice in one scope."),
-    ("missing-requirement", E, "A construct is used whose requirement is not declared."),
+    ("missing-requirement", W, "A construct is used whose requirement is not declared (VAL warns; some planners refuse)."),
     ("unused-requirement", H, "A declared requirement that nothing in the domain uses."),
     ("unknown-requirement", E, "A requirement keyword that PDDL does not define."),
     ("unused-predicate", H, "A predicate that no action, axiom, problem or constraint mentions."),

@@ -10,11 +10,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TextIO
 
+from rich.console import Console
+from rich.text import Text
+
 from plansight.analyses.diagnostics import Diagnostic, Severity
 from plansight.analyses.lint import LintResult
 from plansight.analyses.spans import LineIndex
-from rich.console import Console
-from rich.text import Text
 
 STYLES = {
     Severity.ERROR: "bold red",

@@ -6,6 +6,7 @@ import os
 from pathlib import Path
 
 import pytest
+
 from plansight.analyses import lint as lint_module
 from plansight.analyses.association import glob_matches, sniff_header
 from plansight.analyses.lint import Analyzer, DiskSource, LintResult, MemorySource, find_files

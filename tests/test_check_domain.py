@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 from corpus import PLANETARIUM_SOURCE, UNIFIED_PLANNING, corpus_files
+
 from plansight.analyses.check_domain import check_domain
 from plansight.analyses.diagnostics import CODES, Diagnostic, Severity, Tag
 from plansight.analyses.model import Domain

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+
 from plansight.analyses.diagnostics import CODES
 from plansight.analyses.documents import ParsedDocument, parse_document
 from plansight.analyses.model import Domain, Plan, Problem

@@ -25,6 +25,7 @@ from corpus import (
     counts,
     plan_files,
 )
+
 from plansight.analyses.model import (
     Action,
     And,

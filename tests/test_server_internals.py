@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
+
 from plansight.analyses.diagnostics import Related, Severity, Tag, make
 from plansight.analyses.sources import DiskSource, MemorySource
 from plansight.analyses.spans import Span
