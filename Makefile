@@ -18,6 +18,7 @@ setup: $(BIN)/python
 
 setup-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
+	$(BIN)/python tests/fetch_corpus.py
 
 demo: setup
 	$(BIN)/plansight lint examples/ ; test $$? -le 1

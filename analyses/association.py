@@ -339,8 +339,23 @@ class Associator:
             if os.path.normcase(os.path.normpath(path)) == excluded:
                 continue
             paths.append(path)
-        paths.sort(key=lambda p: ("domain" not in os.path.basename(p).lower(), p))
+        paths.sort(key=lambda p: (_pairing_rank(exclude, p), p))
         return paths
+
+
+def _pairing_rank(problem_path: str, candidate: str) -> int:
+    """How likely ``candidate`` is *the* domain of this problem, when several share a domain name.
+
+    Benchmark sets often give each problem its own domain file (``p02.pddl`` with ``d02.pddl``,
+    ``domain-p02.pddl`` or ``p02-domain.pddl``), all declaring the same domain name: a file paired by
+    name or number comes first, then any ``*domain*`` file, then the rest.
+    """
+    problem_stem = os.path.splitext(os.path.basename(problem_path))[0].lower()
+    stem = os.path.splitext(os.path.basename(candidate))[0].lower()
+    digits = re.findall(r"\d+", problem_stem)
+    if problem_stem in stem or (digits and re.findall(r"\d+", stem) == digits):
+        return 0
+    return 1 if "domain" in stem else 2
 
 
 _HOW_TO_LINK_DOMAIN = ("Link one with a line `; @domain path/to/domain.pddl` at the top of this file (or "

@@ -376,3 +376,20 @@ def test_find_files_walks_folders(tmp_path: Path) -> None:
     relative = [os.path.relpath(path, tmp_path) for path in found]
     assert relative == ["domain.pddl", "p1.pddl", "p1.txt", os.path.join("sub", "x.SOLN"),
                         os.path.join("sub", "x.plan"), "README.md"]
+
+
+@pytest.mark.parametrize(
+    ("problem_name", "paired_domain"),
+    [("p02.pddl", "d02.pddl"), ("p02.pddl", "domain-p02.pddl"), ("probBLOCKS-4-1.pddl", "probBLOCKS-4-1-domain.pddl")],
+)
+def test_a_problem_prefers_the_domain_file_paired_with_it_by_name(
+    tmp_path: Path, analyzer: Analyzer, problem_name: str, paired_domain: str
+) -> None:
+    """Benchmark sets give each problem its own domain file, all with the same domain name."""
+    folder = deep(tmp_path)
+    for other in ("d01.pddl", "domain.pddl", "d03.pddl"):
+        write(folder / other, domain_text())
+    paired = write(folder / paired_domain, domain_text())
+    problem = write(folder / problem_name, problem_text())
+
+    assert analyzer.lint(problem).domain_path == paired
