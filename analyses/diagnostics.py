@@ -67,7 +67,6 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("invalid-character", E, "A character that cannot start any PDDL token."),
     ("empty-file", INFO, "The file has no PDDL content yet."),
     ("unknown-file-kind", W, "The text is neither a domain nor a problem nor a plan."),
-    ("unsupported-construct", INFO, "A construct that parses but that a later analysis does not handle."),
     # --- domain ---------------------------------------------------------------------------------
     ("undeclared-predicate", E, "An atom uses a predicate the domain does not declare."),
     ("undeclared-function", E, "A numeric expression uses a function the domain does not declare."),
@@ -81,7 +80,11 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("type-mismatch", E, "An argument's type is not compatible with the declared parameter type."),
     ("free-variable", E, "A variable that is neither a parameter nor bound by a quantifier."),
     ("duplicate-declaration", E, "The same name is declared twice in one scope."),
-    ("missing-requirement", W, "A construct is used whose requirement is not declared (VAL warns; some planners refuse)."),
+    (
+        "missing-requirement",
+        W,
+        "A construct is used whose requirement is not declared (VAL warns; some planners refuse such files).",
+    ),
     ("unused-requirement", H, "A declared requirement that nothing in the domain uses."),
     ("unknown-requirement", E, "A requirement keyword that PDDL does not define."),
     ("unused-predicate", H, "A predicate that no action, axiom, problem or constraint mentions."),

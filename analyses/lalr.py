@@ -157,6 +157,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
     count = len(tokens)
     index = 0
     recoveries = 0
+    item_start = 0  # where the current top-level item (a plan step) began; used when not rooted
 
     def feed(run: _Run, i: int) -> bool:
         token = tokens[i]
@@ -178,7 +179,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
         row = run.row
         if i >= count:
             return "$END" in row
-        return resolve(tokens[i], row) in row
+        return _can_shift(actions, run.states, resolve(tokens[i], row))
 
     def replay_to(target: int) -> _Run:
         start_index, start_run = 0, _Run(actions, [tables.start_state], [], [])
@@ -210,8 +211,10 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             snapshots.append((index, run.copy()))
         if feed(run, index):
             index += 1
+            if token.kind == RPAR and not run.opens:
+                item_start = index
             continue
-        diagnostics.append(_syntax_error(token, run.row, tables))
+        diagnostics.append(_syntax_error(token, run, tables))
         recoveries += 1
         if recoveries > _MAX_RECOVERIES:
             return None, diagnostics
@@ -248,13 +251,22 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             index = after
             recovered = True
             break
+        if not recovered and not tables.rooted:
+            # 3. a broken top-level item (a plan step with a stray number before it): drop it and
+            # resume at the next token that can start an item, after the form the error is in
+            clean = replay_to(item_start)
+            scan_from = matching[run.opens[0]] + 1 if run.opens else index
+            resume = next((i for i in range(scan_from, count) if accepts(clean, i)), None)
+            if resume is not None:
+                run, index, recovered = clean, resume, True
+                snapshots = [s for s in snapshots if s[0] < item_start]
         if not recovered:
             return None, diagnostics
     try:
         result = run.finish(tables.end_state, text_length)
     except _Reject:
         end = tokens[-1] if tokens else Token("$END", "", text_length, text_length)
-        diagnostics.append(_syntax_error(end, run.row, tables, at_end=True))
+        diagnostics.append(_syntax_error(end, run, tables, at_end=True))
         return None, diagnostics
     return result, diagnostics
 
@@ -281,8 +293,31 @@ def _match(tokens: list[Token]) -> list[int]:
     return matching
 
 
-def _syntax_error(token: Token, table: Mapping[str, Any], tables: Tables, at_end: bool = False) -> Diagnostic:
-    expected = sorted({tables.describe(t) for t in table if t.isupper() and t != "$END"})
+def _can_shift(actions: dict[Any, dict[str, Action]], states: list[Any], terminal: str) -> bool:
+    """Whether ``terminal`` would be shifted after the reductions it triggers.
+
+    An LALR row lists a terminal as soon as some reduction is possible on it (lookaheads of merged
+    states), even when the state reached after reducing rejects it; only a shift proves the token
+    fits. Simulated on a copy of the state stack: nothing is built and the run is untouched.
+    """
+    stack = list(states)
+    while True:
+        entry = actions[stack[-1]].get(terminal)
+        if entry is None:
+            return False
+        if entry[0]:
+            return True
+        size, origin, _ = entry[1]
+        if size:
+            del stack[-size:]
+        stack.append(actions[stack[-1]][origin][1])
+
+
+def _syntax_error(token: Token, run: _Run, tables: Tables, at_end: bool = False) -> Diagnostic:
+    expected = sorted({
+        tables.describe(t) for t in run.row
+        if t.isupper() and t != "$END" and _can_shift(tables.actions, run.states, t)
+    })
     if len(expected) > 8:
         expected = [*expected[:8], "..."]
     listing = ", ".join(expected) if expected else "the end of the file"

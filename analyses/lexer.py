@@ -1,8 +1,8 @@
 """Tokens for the PDDL and plan grammars.
 
 The lexer is context-free (but for one token of lookahead, see ``_demote_time_words``); keyword
-resolution happens in the parser driver, which knows the parser state. Splitting it this way lets the parenthesis repair (``parens.py``) see the whole token stream
-before parsing starts.
+resolution happens in the parser driver, which knows the parser state. Splitting it this way lets
+the parenthesis repair (``parens.py``) see the whole token stream before parsing starts.
 """
 
 from __future__ import annotations

@@ -67,9 +67,31 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
             )
         )
 
+    # The section the last `)` closed, while that `)` is the last token out: if what follows can only
+    # belong inside that section, and the file has a `)` too many, that `)` is the extra one.
+    just_closed: _Opener | None = None
+
+    def reopen(section: _Opener, why: str) -> None:
+        nonlocal budget
+        extra = out.pop()
+        stack.append(section)
+        diagnostics.append(
+            make(
+                "unexpected-close-paren",
+                f"This `)` closes {_describe(section, text)} but {why}: remove it.",
+                Span(extra.start, extra.end),
+            )
+        )
+        budget += 1
+
     count = len(tokens)
     for index, token in enumerate(tokens):
         kind = token.kind
+        closed, just_closed = just_closed, None
+        if closed is not None and budget < 0 and len(stack) == 1:
+            why = _belongs_inside(closed, tokens, index)
+            if why:
+                reopen(closed, why)
         if kind == LPAR:
             following = tokens[index + 1] if index + 1 < count else None
             head = following.text.lower() if following is not None and following.kind != LPAR else ""
@@ -112,8 +134,10 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
                 )
                 budget += 1
                 continue
-            stack.pop()
+            popped = stack.pop()
             out.append(token)
+            if len(stack) == 1 and popped.head in SECTION_KEYWORDS:
+                just_closed = popped
         else:
             if kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS:
                 action_depth = next(
@@ -127,6 +151,19 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
     while stack:
         close("at the end of the file" if len(stack) == 1 else "where the form ends")
     return out, diagnostics
+
+
+def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:
+    """Why ``tokens[index]``, met directly inside ``(define``, must belong to ``section`` (or "")."""
+    token = tokens[index]
+    if token.kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS and section.head in ACTION_SECTIONS:
+        return f"`{token.text}` after it belongs to that action"
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if token.kind == LPAR and following is not None and following.kind != LPAR and (
+        following.text.lower() not in SECTION_KEYWORDS
+    ):
+        return f"`({following.text}` after it is not a section, so it belongs inside"
+    return ""
 
 
 def _more_sections_follow(tokens: list[Token], index: int) -> bool:

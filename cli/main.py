@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
 from . import __version__
+from .codes_command import add_codes_parser
 from .lint_command import add_lint_parser
 
 
@@ -20,16 +22,34 @@ def build_parser() -> argparse.ArgumentParser:
     serve = sub.add_parser("serve", help="run the language server (stdio by default)")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default; accepted for editors)")
+
+    add_codes_parser(sub)
     return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    try:
+        return _dispatch(parser, args)
+    except BrokenPipeError:
+        # the reader went away (`plansight lint . | head`): not an error worth a traceback
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return 0
+    except KeyboardInterrupt:
+        return 130
+
+
+def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "lint":
         from .lint_command import run_lint
 
         return run_lint(args)
+    if args.command == "codes":
+        from .codes_command import run_codes
+
+        return run_codes(args)
     if args.command == "serve":
         from .server_command import run_serve
 
