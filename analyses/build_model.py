@@ -183,13 +183,7 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         return _section(children, children[2].name())
 
     def init(self, children: Children) -> Section:
-        facts: list[Formula] = []
-        for item in children[2:-1]:
-            if isinstance(item, Token):
-                facts.extend(item.value)  # type: ignore[arg-type]
-            else:
-                facts.append(item)
-        return _section(children, tuple(facts))
+        return _section(children, tuple(_expand_facts(children[2:-1])))
 
     def metric(self, children: Children) -> Section:
         return _section(children, Metric(children[2].text.lower(), numeric(children[3]), _span(children)))
@@ -229,9 +223,16 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
     typed_vars = typed_names
 
     def name_list(self, children: Children) -> list[Name]:
-        return [t.name() for t in children]
+        names: list[Name] = []
+        for token in children:
+            if token.type == "NAMES":
+                names.extend(token.value)
+            else:
+                names.append(token.name())
+        return names
 
-    var_list = name_list
+    def var_list(self, children: Children) -> list[Name]:
+        return [t.name() for t in children]
 
     def type_ref(self, children: Children) -> TypeRef:
         if len(children) == 1:
@@ -257,7 +258,7 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         return Atom(children[1].name(), tuple(t.name() for t in children[2:-1]), _span(children))
 
     def and_f(self, children: Children) -> And:
-        return And(tuple(children[2:-1]), _span(children))
+        return And(tuple(_expand_facts(children[2:-1])), _span(children))
 
     def or_f(self, children: Children) -> Or:
         return Or(tuple(children[2:-1]), _span(children))
@@ -317,6 +318,17 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
 
     def f_arith(self, children: Children) -> Arithmetic:
         return Arithmetic(children[1].text, tuple(numeric(c) for c in children[2:-1]), _span(children))
+
+
+def _expand_facts(items: Children) -> list[Formula]:
+    """Formulas, with each FACTS token (a run of ground atoms read by the lexer) spelled out."""
+    out: list[Formula] = []
+    for item in items:
+        if isinstance(item, Token):
+            out.extend(item.value)  # type: ignore[arg-type]
+        else:
+            out.append(item)
+    return out
 
 
 def _concat(groups: list[Any] | None) -> tuple[Any, ...]:

@@ -207,7 +207,11 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             index = after
             continue
         token = tokens[index]
-        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0):
+        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0) and (
+            tables.rooted or not snapshots or index - snapshots[-1][0] >= max(64, index >> 4)
+        ):
+            # Unrooted files (plans) are one long repetition, which every copy duplicates: spacing
+            # the snapshots geometrically keeps the copying linear in the file's length.
             snapshots.append((index, run.copy()))
         if feed(run, index):
             index += 1
@@ -257,7 +261,8 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             clean = replay_to(item_start)
             scan_from = matching[run.opens[0]] + 1 if run.opens else index
             resume = next((i for i in range(scan_from, count) if accepts(clean, i)), None)
-            if resume is not None:
+            if resume is not None and resume > item_start:
+                skips[item_start] = (resume, False)
                 run, index, recovered = clean, resume, True
                 snapshots = [s for s in snapshots if s[0] < item_start]
         if not recovered:
@@ -314,9 +319,10 @@ def _can_shift(actions: dict[Any, dict[str, Action]], states: list[Any], termina
 
 
 def _syntax_error(token: Token, run: _Run, tables: Tables, at_end: bool = False) -> Diagnostic:
+    # internal run tokens (FACTS, NAMES) describe as "": never worth naming to a user
     expected = sorted({
         tables.describe(t) for t in run.row
-        if t.isupper() and t != "$END" and _can_shift(tables.actions, run.states, t)
+        if t.isupper() and t != "$END" and tables.describe(t) and _can_shift(tables.actions, run.states, t)
     })
     if len(expected) > 8:
         expected = [*expected[:8], "..."]

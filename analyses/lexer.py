@@ -90,8 +90,10 @@ FORMULA_HEADS = frozenset(
 def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
     """All significant tokens of a domain or problem.
 
-    With ``fast_facts``, runs of ground atoms directly inside ``(:init`` become one FACTS token
-    (the model is identical; the round-trip tests compare both paths).
+    With ``fast_facts``, the bulk of a large problem skips the token-by-token path: runs of ground
+    atoms directly inside ``(:init`` or ``(and`` become one FACTS token, and runs of object names in
+    ``(:objects``/``(:constants`` one NAMES token. The model is identical either way (the round-trip
+    tests compare both paths); it is only built with far fewer parser steps.
     """
     tokens: list[Token] = []
     append = tokens.append
@@ -99,7 +101,7 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
     length = len(text)
     match = _PDDL_TOKEN.match
     depth = 0
-    init_depth = -1  # paren depth inside (:init, or -1 outside it
+    lists: dict[int, str] = {}  # paren depth -> FACTS or NAMES: what a run of elements there may become
     time_words: list[int] = []
     while pos < length:
         m = match(text, pos)
@@ -109,27 +111,56 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
         if kind == "ws" or kind == "comment":
             pos = end
             continue
+        if kind == "WORD" and lists.get(depth) == NAMES and _extend_names(tokens, m.group(), pos, end):
+            pos = end
+            continue
         append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
-        if kind == "WORD" and end - pos <= 5 and m.group().lower() in _TIME_WORDS:
-            time_words.append(len(tokens) - 1)
+        if kind == "WORD":
+            if end - pos <= 5 and m.group().lower() in _TIME_WORDS and lists.get(depth) != NAMES:
+                time_words.append(len(tokens) - 1)
         elif kind == "LPAR":
             depth += 1
-            if fast_facts and init_depth < 0:
-                init = _INIT_KEYWORD.match(text, end)
-                if init is not None:
-                    append(Token(COLON_WORD, text[init.end() - 5 : init.end()], init.end() - 5, init.end()))
-                    end = init.end()
-                    init_depth = depth
-                    end = _append_facts(text, end, append)
+            if fast_facts:
+                head = _LIST_HEAD.match(text, end)
+                if head is not None:
+                    word = head.group(1)
+                    start = head.start(1)
+                    append(Token(WORD if word[0] != ":" else COLON_WORD, word, start, head.end()))
+                    end = head.end()
+                    lists[depth] = FACTS if word.lower() in _FACT_LIST_HEADS else NAMES
+                    if lists[depth] == FACTS:
+                        end = _append_facts(text, end, append)
         elif kind == "RPAR":
+            lists.pop(depth, None)
             depth -= 1
-            if depth < init_depth:
-                init_depth = -1
-            elif depth == init_depth:
+            if lists.get(depth) == FACTS:
                 end = _append_facts(text, end, append)
         pos = end
     _demote_time_words(tokens, time_words)
     return tokens
+
+
+NAMES = "NAMES"
+_FACT_LIST_HEADS = frozenset((":init", "and"))
+_LIST_HEAD = re.compile(r"\s*(:init|and|:objects|:constants)(?![A-Za-z0-9_\-])", re.IGNORECASE)
+
+
+def _extend_names(tokens: list[Token], word: str, start: int, end: int) -> bool:
+    """Add a name of an object list to the NAMES run before it, if there is one to join."""
+    last = tokens[-1] if tokens else None
+    if last is None:
+        return False
+    if last.kind == NAMES:
+        last.value.append(_new_name(word.lower(), word, _new_span(Span, (start, end))))  # type: ignore[union-attr]
+        last.end = end
+        return True
+    if last.kind == WORD and (len(tokens) < 2 or tokens[-2].kind not in (DASH, LPAR)):
+        # two names in a row (and the first is not the type after `-`): start a run
+        first = _new_name(last.text.lower(), last.text, _new_span(Span, (last.start, last.end)))
+        second = _new_name(word.lower(), word, _new_span(Span, (start, end)))
+        tokens[-1] = Token(NAMES, "", last.start, end, [first, second])
+        return True
+    return False
 
 
 _TIME_WORDS = frozenset(("over", "start", "end", "all"))

@@ -46,6 +46,7 @@ from .model import (
     TypeRef,
     When,
 )
+from .spans import NO_SPAN
 
 WIDTH = 80
 """Forms longer than this (counted from their line's start) are broken, one argument per line."""
@@ -73,24 +74,24 @@ def type_text(type_ref: TypeRef) -> str:
     return "(either " + " ".join(n.display for n in type_ref.names) + ")"
 
 
-def _groups(items: Sequence[tuple[Name, TypeRef | None]], untyped: str) -> list[str]:
-    """A typed list as one word group per run of names sharing a type: ``a b - t``.
+def _groups(items: Sequence[tuple[Name, TypeRef | None]], untyped: str) -> list[list[str]]:
+    """A typed list as one group per run of names sharing a type: ``["a", "b", "- t"]``.
 
     PDDL only allows an untyped run at the end of a list (anything before the next ``-`` takes that
     type), so an untyped run elsewhere — possible only in a built model — is written ``- <untyped>``.
     """
-    groups: list[str] = []
+    groups: list[list[str]] = []
     index = 0
     while index < len(items):
         type_ref = items[index][1]
         end = index
         while end < len(items) and items[end][1] == type_ref:
             end += 1
-        words = " ".join(item[0].display for item in items[index:end])
+        words = [item[0].display for item in items[index:end]]
         if type_ref is not None:
-            words += " - " + type_text(type_ref)
+            words.append("- " + type_text(type_ref))
         elif end < len(items):
-            words += " - " + untyped
+            words.append("- " + untyped)
         groups.append(words)
         index = end
     return groups
@@ -98,7 +99,7 @@ def _groups(items: Sequence[tuple[Name, TypeRef | None]], untyped: str) -> list[
 
 def typed_list(items: Sequence[TypedName]) -> str:
     """``?x ?y - block ?z`` (the inside of a parameter list, a quantifier or a section)."""
-    return " ".join(_groups([(item.name, item.type) for item in items], "object"))
+    return " ".join(word for group in _groups([(i.name, i.type) for i in items], "object") for word in group)
 
 
 def _declaration(decl: PredicateDecl | FunctionDecl) -> str:
@@ -118,6 +119,8 @@ def _form(node: Printable) -> _Form:
         return node.display
     if isinstance(node, Number):
         return number_text(node)
+    if isinstance(node, FunctionTerm) and not node.args and node.function.key[:1] in ("?", "#"):
+        return node.function.display  # `(increase ?v 1)`: the parser made the variable a target term
     if isinstance(node, (Atom, FunctionTerm)):
         head = node.predicate if isinstance(node, Atom) else node.function
         return "(" + " ".join([head.display, *(a.display for a in node.args)]) + ")"
@@ -222,15 +225,15 @@ def _fill(words: Sequence[str], indent: int) -> list[str]:
     return lines
 
 
-def _list_section(keyword: str, words: Sequence[str]) -> list[str]:
-    """``(:objects a b - t c)``: on one line if it fits, else the keyword alone and the words packed
-    below it."""
-    one_line = "  (" + " ".join([keyword, *words]) + ")"
+def _list_section(keyword: str, groups: Sequence[Sequence[str]]) -> list[str]:
+    """``(:objects a b - t c)``: on one line if it fits, else the keyword alone and each group of
+    words (names of one type) packed on lines of its own below it."""
+    one_line = "  (" + " ".join([keyword, *(word for group in groups for word in group)]) + ")"
     if len(one_line) <= WIDTH:
         return [one_line]
     lines = [f"  ({keyword}"]
-    for group in words:
-        lines.extend(_fill(group.split(" "), 4) if len(group) + 4 > WIDTH else [" " * 4 + group])
+    for group in groups:
+        lines.extend(_fill(group, 4))
     lines[-1] += ")"
     return lines
 
@@ -280,7 +283,7 @@ def _action(action: Action) -> list[str]:
     present = {k for k, v in values.items() if v is not None}
     if {":precondition", ":condition"} & set(written):
         present.discard(condition_keyword)  # printed under the keyword the user wrote
-    if action.parameters or not written:
+    if action.parameters or action.span == NO_SPAN:  # an action built in code gets its `:parameters ()`
         present.add(":parameters")
     default = [":parameters", ":duration", condition_keyword, ":effect", ":observe"]
     keys = written + [k for k in default if k in present and k not in written]
@@ -351,7 +354,7 @@ def print_domain(domain: Domain) -> str:
             if axiom is not None:
                 lines.extend(_derived(axiom))
         elif key == ":requirements":
-            lines.extend(_list_section(key, [r.display for r in domain.requirements] if first else []))
+            lines.extend(_list_section(key, [[r.display for r in domain.requirements]] if first else []))
         elif key == ":types":
             lines.extend(_typed_section(key, [(t.name, t.parent) for t in domain.types] if first else []))
         elif key == ":constants":
@@ -377,7 +380,7 @@ def print_problem(problem: Problem) -> str:
             (":domain", problem.domain_name),
             (":requirements", problem.requirements),
             (":objects", problem.objects),
-            (":init", True),
+            (":init", problem.init or problem.span == NO_SPAN),  # a built problem gets its `(:init)`
             (":goal", problem.goal),
             (":constraints", problem.constraints),
             (":metric", problem.metric),
@@ -390,7 +393,7 @@ def print_problem(problem: Problem) -> str:
         if key == ":domain" and problem.domain_name is not None:
             lines.append(f"  (:domain {problem.domain_name.display})")
         elif key == ":requirements":
-            lines.extend(_list_section(key, [r.display for r in problem.requirements] if first else []))
+            lines.extend(_list_section(key, [[r.display for r in problem.requirements]] if first else []))
         elif key == ":objects":
             lines.extend(_typed_section(key, [(o.name, o.type) for o in problem.objects] if first else []))
         elif key == ":init":

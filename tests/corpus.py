@@ -38,8 +38,8 @@ class CorpusFile:
     def id(self) -> str:
         """A short, stable test id: the source and the path below it."""
         for root in (_unified_planning_root(), EXAMPLES, CONSTRUCTS, PLANETARIUM, PDDL_SDIST):
-            if root is not None and self.path.is_relative_to(root):
-                return f"{self.source}/{self.path.relative_to(root).as_posix()}"
+            if root is not None and self.path.is_relative_to(root.resolve()):
+                return f"{self.source}/{self.path.relative_to(root.resolve()).as_posix()}"
         return f"{self.source}/{self.path.name}"
 
     def text(self) -> str:

@@ -212,3 +212,17 @@ def test_a_broken_plan_line_keeps_the_other_steps() -> None:
         ("move", ["a", "b"]), ("move", ["b", "c"]), ("pick", ["x"]), ("drop", ["x"]), ("stack", ["a", "b"]),
         ("put", ["a"]), ("finish", []),
     ]
+
+
+def test_several_broken_plan_lines_each_lose_only_themselves() -> None:
+    text = "(a)\n3 (b x)\n(c)\n4 (d y\n(e)\n"
+    parsed = parse_plan(text)
+    assert [(d.code, d.span) for d in parsed.diagnostics] == [
+        ("syntax-error", at(text, "(b x")),
+        ("unclosed-paren", at(text, "(d y")),
+        ("syntax-error", at(text, "(d y")),
+    ]
+    assert parsed.plan is not None
+    assert [(s.action.key, [a.key for a in s.args]) for s in parsed.plan.steps] == [
+        ("a", []), ("b", ["x"]), ("c", []), ("d", ["y"]), ("e", []),
+    ]

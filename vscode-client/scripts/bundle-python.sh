@@ -1,0 +1,69 @@
+#!/usr/bin/env bash
+# Bundle plansight and its pure-Python dependencies into bundled/libs, the way the Python-tool
+# extensions (Ruff, Black, isort) ship their server: the .vsix then runs with any Python 3.10+ the
+# user has, without installing anything into the user's environments.
+#
+# Only pure-Python wheels are accepted (--abi none --platform any): a dependency that gains a
+# compiled part fails here, not on a user's machine with another OS or Python. pip evaluates
+# dependency markers for the Python that runs it, not for --python-version, so the requirements
+# that only some supported Pythons need (`exceptiongroup; python_version < "3.11"` for cattrs on
+# 3.10) are added afterwards until every supported version (3.10 to 3.14) has what it needs.
+#
+# Usage: scripts/bundle-python.sh   (PYTHON=... to choose the interpreter that runs pip)
+set -euo pipefail
+
+client="$(cd "$(dirname "$0")/.." && pwd)"
+repo="$(cd "$client/.." && pwd)"
+if [[ -z "${PYTHON:-}" ]]; then
+  if [[ -x "$repo/.venv/bin/python" ]]; then PYTHON="$repo/.venv/bin/python"; else PYTHON=python3; fi
+fi
+libs="$client/bundled/libs"
+wheels="$(mktemp -d)"
+trap 'rm -rf "$wheels"' EXIT
+
+"$PYTHON" -m pip wheel --quiet --no-deps --wheel-dir "$wheels" "$repo"
+rm -rf "$libs"
+pure_install() {
+  "$PYTHON" -m pip install --quiet --disable-pip-version-check --no-compile --no-warn-script-location \
+    --no-warn-conflicts --target "$libs" --python-version 3.10 --implementation py --abi none \
+    --platform any --only-binary=:all: "$@"
+}
+pure_install "$wheels"/plansight-*.whl
+
+# Requirements of the bundled distributions that some supported Python needs and the bundle lacks.
+missing_for_supported_pythons() {
+  "$PYTHON" - "$libs" <<'PY'
+import sys
+from importlib.metadata import distributions
+
+try:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+except ImportError:  # pip always carries a copy
+    from pip._vendor.packaging.requirements import Requirement
+    from pip._vendor.packaging.utils import canonicalize_name
+
+dists = list(distributions(path=[sys.argv[1]]))
+present = {canonicalize_name(d.metadata["Name"]) for d in dists}
+missing = set()
+for dist in dists:
+    for line in dist.requires or ():
+        req = Requirement(line)
+        for minor in range(10, 15):
+            env = {"python_version": f"3.{minor}", "python_full_version": f"3.{minor}.0", "extra": ""}
+            if (req.marker is None or req.marker.evaluate(env)) and canonicalize_name(req.name) not in present:
+                missing.add(f"{req.name}{req.specifier}")
+print("\n".join(sorted(missing)))
+PY
+}
+for _ in 1 2 3 4 5; do
+  mapfile -t missing < <(missing_for_supported_pythons | sed "/^$/d")
+  [[ ${#missing[@]} -eq 0 ]] && break
+  echo "adding requirements of other supported Pythons: ${missing[*]}"
+  pure_install --no-deps "${missing[@]}"  # their own requirements: the next round
+done
+[[ -z "$(missing_for_supported_pythons)" ]] || { echo "bundle-python.sh: requirements still missing" >&2; exit 1; }
+# Console scripts point at the interpreter that ran pip: meaningless on a user's machine.
+rm -rf "$libs/bin"
+test -f "$libs/plansight/__init__.py"
+echo "bundled plansight and its dependencies into ${libs#"$repo"/} ($(du -sh "$libs" | cut -f1))"

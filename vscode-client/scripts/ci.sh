@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Everything the extension needs, from a clean checkout: install the locked npm packages, type-check,
+# bundle the Python server, build and package the .vsix, check the settings schema, and run the
+# grammar tests and the Node tests (which drive the real server through the extension's code).
+# Exits non-zero on the first failure.
+#
+#   vscode-client/scripts/ci.sh
+#
+# PYTHON runs pip for the bundle (default: the repository's .venv, else python3).
+# PLANSIGHT_TEST_PYTHON runs the server in the tests (default: python3, a Python with nothing of
+# plansight installed, as on a user's machine: everything must come from the bundle).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+started=$SECONDS
+step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
+
+step "npm ci"
+npm ci --no-audit --no-fund
+
+step "type-check"
+npm run --silent typecheck
+
+step "bundle the Python server into bundled/libs"
+scripts/bundle-python.sh
+
+step "settings: package.json mirrors server/settings.py"
+PYTHONPATH=bundled/libs python3 scripts/sync-settings.py
+
+step "build and package the .vsix"
+rm -f ./*.vsix
+npm run --silent package
+vsix=$(ls ./*.vsix)
+test -s "$vsix"
+
+step "grammar tests"
+npm run --silent test:grammar
+
+step "Node tests (protocol end to end with the bundled server)"
+npm run --silent build
+PLANSIGHT_TEST_REQUIRE_BUNDLE=1 PLANSIGHT_TEST_PYTHON="${PLANSIGHT_TEST_PYTHON:-python3}" node --test out/test/
+
+step "done: $vsix"

@@ -1,0 +1,196 @@
+// The .vsix in a real VS Code: code-server serves the workbench, Debian's Chromium renders it,
+// playwright-core drives it. A workspace links its problem to its domain through the
+// `plansight.domainGlobs` setting (so VS Code's own configuration reaches the server), the problem
+// has a planted mistake, and the diagnostic must show in the Problems view on the right line.
+// Screenshots go to vscode-client/test-artifacts/.
+//
+// Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
+// PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds).
+import assert from "node:assert/strict";
+import { spawn, execFileSync } from "node:child_process";
+import * as fs from "node:fs";
+import * as net from "node:net";
+import * as os from "node:os";
+import * as path from "node:path";
+import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { chromium } from "playwright-core";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const client = path.resolve(here, "..", "..");
+const repo = path.resolve(client, "..");
+const artifacts = path.join(client, "test-artifacts");
+const codeServerBin = path.join(here, "node_modules", ".bin", "code-server");
+const chromiumPath = process.env.CHROMIUM ?? "/usr/bin/chromium";
+// The flags that keep Chromium from reaching for the network at start (closed here).
+const chromiumFlags = [
+  "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+  "--disable-component-update", "--disable-sync",
+];
+
+const problemText = [
+  "(define (problem two-clear)",
+  "  (:domain blocksworld)",
+  "  (:objects a b c)",
+  "  (:init (on a b) (on-table b) (on-table c) (clear a) (clear c) (handempty))",
+  "  (:goal (and (clear a b) (on-table a))))",
+  "",
+].join("\n");
+// 1-based, as VS Code shows it: the `clear` that has two arguments.
+const mistakeLine = 5;
+const mistakeColumn = problemText.split("\n")[mistakeLine - 1].indexOf("clear a b") + 1;
+
+let scratch;
+let codeServer;
+let codeServerLog = "";
+let browser;
+let page;
+let baseUrl;
+const started = Date.now();
+
+function elapsed() {
+  return `${((Date.now() - started) / 1000).toFixed(1)} s`;
+}
+
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address();
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForHealth(url, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline || codeServer.exitCode !== null) {
+      throw new Error(`code-server did not come up at ${url}:\n${codeServerLog}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+/** Quick Open (Ctrl+P) a file by name and wait until its editor has focus. */
+async function openFile(name) {
+  await page.keyboard.press("Control+P");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible", timeout: 15_000 });
+  await input.fill(name);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: name }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Enter");
+  await page.locator(".tab.active", { hasText: name }).waitFor({ timeout: 15_000 });
+}
+
+before(async () => {
+  const vsix = process.env.PLANSIGHT_VSIX;
+  assert.ok(vsix && fs.existsSync(vsix), "PLANSIGHT_VSIX must name the built .vsix");
+  scratch = fs.mkdtempSync(path.join(os.tmpdir(), "plansight-code-server-"));
+  const userData = path.join(scratch, "user-data");
+  const extensions = path.join(scratch, "extensions");
+  const workspace = path.join(scratch, "workspace");
+
+  fs.mkdirSync(path.join(workspace, "domains"), { recursive: true });
+  fs.mkdirSync(path.join(workspace, "problems"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "domains", "blocks.pddl"));
+  fs.writeFileSync(path.join(workspace, "problems", "p01.pddl"), problemText);
+  const workspaceSettings = { "plansight.domainGlobs": [{ glob: "problems/*.pddl", domain: "domains/blocks.pddl" }] };
+  if (process.env.PLANSIGHT_TEST_PYTHON) {
+    workspaceSettings["plansight.interpreter"] = process.env.PLANSIGHT_TEST_PYTHON;
+  }
+  writeJson(path.join(workspace, ".vscode", "settings.json"), workspaceSettings);
+  // A quiet editor: no welcome page, no update or gallery checks (there is no network to check).
+  writeJson(path.join(userData, "User", "settings.json"), {
+    "workbench.startupEditor": "none",
+    "workbench.tips.enabled": false,
+    "extensions.autoUpdate": false,
+    "extensions.autoCheckUpdates": false,
+    "telemetry.telemetryLevel": "off",
+    "update.mode": "none",
+    "security.workspace.trust.enabled": false,
+  });
+  const common = ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(scratch, "config.yaml")];
+
+  const installStart = Date.now();
+  execFileSync(codeServerBin, [...common, "--install-extension", vsix], { stdio: "pipe" });
+  console.log(`# installed ${path.basename(vsix)} in ${Date.now() - installStart} ms`);
+
+  const port = await freePort();
+  baseUrl = `http://127.0.0.1:${port}`;
+  codeServer = spawn(codeServerBin, [
+    ...common, "--auth", "none", "--bind-addr", `127.0.0.1:${port}`, "--disable-telemetry",
+    "--disable-update-check", "--disable-workspace-trust", "--disable-getting-started-override", workspace,
+  ], { stdio: ["ignore", "pipe", "pipe"] });
+  codeServer.stdout.on("data", (chunk) => { codeServerLog += chunk; });
+  codeServer.stderr.on("data", (chunk) => { codeServerLog += chunk; });
+  await waitForHealth(`${baseUrl}/healthz`, 60_000);
+  console.log(`# code-server listening (${elapsed()})`);
+
+  browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumFlags });
+  page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+  await page.goto(`${baseUrl}/?folder=${encodeURIComponent(workspace)}`);
+  await page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
+  console.log(`# workbench loaded (${elapsed()})`);
+});
+
+after(async () => {
+  await browser?.close();
+  if (codeServer && codeServer.exitCode === null) {
+    const exited = new Promise((resolve) => codeServer.once("exit", resolve));
+    codeServer.kill("SIGTERM");
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    if (codeServer.exitCode === null) {
+      codeServer.kill("SIGKILL");
+    }
+  }
+  if (scratch) {
+    fs.rmSync(scratch, { recursive: true, force: true });
+  }
+});
+
+test("a planted mistake shows in the Problems view, with its code, on its line", async () => {
+  fs.mkdirSync(artifacts, { recursive: true });
+  try {
+    await openFile("p01.pddl");
+    await page.keyboard.press("Control+Shift+M"); // View: Problems
+    const row = page.locator(".markers-panel .monaco-list-row", { hasText: "takes 1 argument" });
+    await row.waitFor({ timeout: 90_000 });
+    console.log(`# diagnostic in the Problems view (${elapsed()})`);
+    const text = await row.innerText();
+    assert.match(text, /`clear` takes 1 argument, got 2\./);
+    assert.match(text, /wrong-arity/);
+    assert.match(text, new RegExp(`\\[Ln ${mistakeLine}, Col ${mistakeColumn}\\]`));
+    // The squiggle in the editor, and the status bar naming the file's kind.
+    await page.locator(".monaco-editor .squiggly-error").first().waitFor({ timeout: 10_000 });
+    await page.locator(".part.statusbar", { hasText: "PDDL problem" }).waitFor({ timeout: 10_000 });
+    await page.screenshot({ path: path.join(artifacts, "code-server-problem.png") });
+  } catch (error) {
+    await page.screenshot({ path: path.join(artifacts, "code-server-failure.png") }).catch(() => undefined);
+    throw new Error(`${error.message}\n--- code-server log ---\n${codeServerLog}`);
+  }
+});
+
+test("a domain is highlighted by the grammar and named in the status bar", async () => {
+  await openFile("blocks.pddl");
+  await page.locator(".part.statusbar", { hasText: "PDDL domain" }).waitFor({ timeout: 10_000 });
+  // TextMate scopes become token classes (mtkN); a highlighted file has more than one.
+  const tokenClasses = await page.locator(".monaco-editor .view-line span[class^='mtk']").evaluateAll(
+    (spans) => [...new Set(spans.map((span) => span.className))],
+  );
+  assert.ok(tokenClasses.length >= 4, `only ${tokenClasses.join(", ")}: the grammar did not apply`);
+  await page.screenshot({ path: path.join(artifacts, "code-server-domain.png") });
+});

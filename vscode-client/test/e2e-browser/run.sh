@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# The real-editor end-to-end test: the built .vsix installed into code-server (VS Code in a
+# browser, from the npm registry), driven by Debian's Chromium through playwright-core.
+#
+#   vscode-client/test/e2e-browser/run.sh [path/to/plansight-X.vsix]
+#
+# Installs what it needs and nothing else: Debian's chromium, ripgrep and libkrb5-dev (when
+# missing; needs root), then code-server and playwright-core from this folder's lockfile.
+# No step downloads from outside the package registries:
+# - playwright-core never downloads a browser (it is given /usr/bin/chromium);
+# - code-server's install builds its native modules with node-gyp against the local Node headers,
+#   and @vscode/ripgrep, whose install downloads a binary from a code host, finds Debian's `rg`
+#   in the download cache it checks first.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+client="$(cd "$here/../.." && pwd)"
+vsix="${1:-$(ls "$client"/plansight-*.vsix 2>/dev/null | head -n 1)}"
+[[ -f "$vsix" ]] || { echo "run.sh: no .vsix: run vscode-client/scripts/ci.sh (or npm run package) first" >&2; exit 1; }
+
+started=$SECONDS
+step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
+
+step "system packages: chromium, ripgrep, Kerberos headers"
+missing=()
+command -v "${CHROMIUM:-chromium}" >/dev/null || missing+=(chromium)
+command -v rg >/dev/null || missing+=(ripgrep)
+[[ -f /usr/include/gssapi/gssapi.h ]] || missing+=(libkrb5-dev)  # code-server's `kerberos` module
+if ((${#missing[@]})); then
+  if [[ $(id -u) -ne 0 ]]; then echo "run.sh: install ${missing[*]} (Debian packages) first" >&2; exit 1; fi
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+step "npm ci (code-server, playwright-core), scripts deferred"
+cd "$here"
+npm ci --ignore-scripts --no-audit --no-fund
+
+step "code-server's install: native modules, with Debian's ripgrep"
+shrinkwrap=node_modules/code-server/lib/vscode/npm-shrinkwrap.json
+ripgrep_package=$(node -p "require('./$shrinkwrap').packages['node_modules/@vscode/ripgrep'].version")
+# The release of the ripgrep binary that @vscode/ripgrep 1.15.x fetches (its lib/postinstall.js).
+ripgrep_release=v13.0.0-10
+[[ "$ripgrep_package" == 1.15.* ]] || {
+  echo "run.sh: code-server now uses @vscode/ripgrep $ripgrep_package: check its release name in lib/postinstall.js" >&2
+  exit 1
+}
+export TMPDIR="$here/.tmp"
+cache="$TMPDIR/vscode-ripgrep-cache-$ripgrep_package"
+mkdir -p "$cache" "$TMPDIR/rg"
+cp "$(command -v rg)" "$TMPDIR/rg/rg"
+tar -czf "$cache/ripgrep-$ripgrep_release-x86_64-unknown-linux-musl.tar.gz" -C "$TMPDIR/rg" rg
+# code-server refuses to install as root unless told it may; node-pty runs `npx node-gyp` (a
+# registry package) and must not stop at npx's question.
+npm_config_unsafe_perm=true npm_config_yes=true npm rebuild --foreground-scripts >"$TMPDIR/rebuild.log" 2>&1 \
+  || { tail -n 40 "$TMPDIR/rebuild.log"; exit 1; }
+
+step "the test"
+PLANSIGHT_VSIX="$vsix" node --test codeServer.test.mjs
+step "done"
