@@ -4,13 +4,22 @@
 # grammar tests and the Node tests (which drive the real server through the extension's code).
 # Exits non-zero on the first failure.
 #
-#   vscode-client/scripts/ci.sh
+#   vscode-client/scripts/ci.sh [--with-browser]
+#
+# --with-browser also runs the real-editor test (test/e2e-browser/run.sh: code-server + Chromium),
+# which installs Debian packages when they are missing and about 300 MB of npm packages.
 #
 # PYTHON runs pip for the bundle (default: the repository's .venv, else python3).
 # PLANSIGHT_TEST_PYTHON runs the server in the tests (default: python3, a Python with nothing of
 # plansight installed, as on a user's machine: everything must come from the bundle).
 set -euo pipefail
 cd "$(dirname "$0")/.."
+with_browser=false
+case "${1:-}" in
+  "") ;;
+  --with-browser) with_browser=true ;;
+  *) echo "usage: $0 [--with-browser]" >&2; exit 2 ;;
+esac
 
 started=$SECONDS
 step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
@@ -39,5 +48,10 @@ npm run --silent test:grammar
 step "Node tests (protocol end to end with the bundled server)"
 npm run --silent build
 PLANSIGHT_TEST_REQUIRE_BUNDLE=1 PLANSIGHT_TEST_PYTHON="${PLANSIGHT_TEST_PYTHON:-python3}" node --test out/test/
+
+if $with_browser; then
+  step "real editor: the .vsix in code-server, driven by Chromium"
+  test/e2e-browser/run.sh "$vsix"
+fi
 
 step "done: $vsix"

@@ -200,8 +200,8 @@ export class ServerController implements vscode.Disposable {
   private async explainNoPython(problems: string[]): Promise<void> {
     const minimum = MINIMUM_PYTHON.join(".");
     const choice = await vscode.window.showErrorMessage(
-      `plansight needs Python ${minimum} or newer to run its language server and found none` +
-        ` (${problems.join("; ")}). Install Python ${minimum}+, or set "plansight.interpreter" to one` +
+      `plansight needs Python ${minimum} or newer to run its language server, and found none. ` +
+        `${problems.join("; ")}. Install Python ${minimum}+, or set "plansight.interpreter" to one` +
         ` (or "plansight.serverPath" to a plansight executable).`,
       "Open settings",
       "Show log",

@@ -149,7 +149,7 @@ export async function decideLaunch(options: {
     if (result.ok) {
       return { ok: true, server: pythonServerCommand(candidate, options.bundledLibs), python: result };
     }
-    problems.push(`${result.problem} (from ${candidate.origin})`);
+    problems.push(`${candidate.origin}: ${result.problem}`);
   }
   return { ok: false, problems };
 }

@@ -5,7 +5,8 @@
 // Screenshots go to vscode-client/test-artifacts/.
 //
 // Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
-// PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds).
+// PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds);
+// PLANSIGHT_E2E_VERBOSE=1 prints code-server's log at the end.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -41,6 +42,8 @@ const mistakeLine = 5;
 const mistakeColumn = problemText.split("\n")[mistakeLine - 1].indexOf("clear a b") + 1;
 
 let scratch;
+let workspaceSettingsFile;
+let workspaceSettings;
 let codeServer;
 let codeServerLog = "";
 let browser;
@@ -108,11 +111,12 @@ before(async () => {
   fs.mkdirSync(path.join(workspace, "problems"), { recursive: true });
   fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "domains", "blocks.pddl"));
   fs.writeFileSync(path.join(workspace, "problems", "p01.pddl"), problemText);
-  const workspaceSettings = { "plansight.domainGlobs": [{ glob: "problems/*.pddl", domain: "domains/blocks.pddl" }] };
+  workspaceSettings = { "plansight.domainGlobs": [{ glob: "problems/*.pddl", domain: "domains/blocks.pddl" }] };
   if (process.env.PLANSIGHT_TEST_PYTHON) {
     workspaceSettings["plansight.interpreter"] = process.env.PLANSIGHT_TEST_PYTHON;
   }
-  writeJson(path.join(workspace, ".vscode", "settings.json"), workspaceSettings);
+  workspaceSettingsFile = path.join(workspace, ".vscode", "settings.json");
+  writeJson(workspaceSettingsFile, workspaceSettings);
   // A quiet editor: no welcome page, no update or gallery checks (there is no network to check).
   writeJson(path.join(userData, "User", "settings.json"), {
     "workbench.startupEditor": "none",
@@ -122,12 +126,13 @@ before(async () => {
     "telemetry.telemetryLevel": "off",
     "update.mode": "none",
     "security.workspace.trust.enabled": false,
+    "git.openRepositoryInParentFolders": "never",
   });
   const common = ["--user-data-dir", userData, "--extensions-dir", extensions, "--config", path.join(scratch, "config.yaml")];
 
   const installStart = Date.now();
   execFileSync(codeServerBin, [...common, "--install-extension", vsix], { stdio: "pipe" });
-  console.log(`# installed ${path.basename(vsix)} in ${Date.now() - installStart} ms`);
+  console.log(`installed ${path.basename(vsix)} in ${Date.now() - installStart} ms`);
 
   const port = await freePort();
   baseUrl = `http://127.0.0.1:${port}`;
@@ -138,16 +143,19 @@ before(async () => {
   codeServer.stdout.on("data", (chunk) => { codeServerLog += chunk; });
   codeServer.stderr.on("data", (chunk) => { codeServerLog += chunk; });
   await waitForHealth(`${baseUrl}/healthz`, 60_000);
-  console.log(`# code-server listening (${elapsed()})`);
+  console.log(`code-server listening (${elapsed()})`);
 
   browser = await chromium.launch({ executablePath: chromiumPath, headless: true, args: chromiumFlags });
   page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
   await page.goto(`${baseUrl}/?folder=${encodeURIComponent(workspace)}`);
   await page.locator(".monaco-workbench .part.statusbar").waitFor({ timeout: 60_000 });
-  console.log(`# workbench loaded (${elapsed()})`);
+  console.log(`workbench loaded (${elapsed()})`);
 });
 
 after(async () => {
+  if (process.env.PLANSIGHT_E2E_VERBOSE) {
+    console.log(`--- code-server log ---\n${codeServerLog}`);
+  }
   await browser?.close();
   if (codeServer && codeServer.exitCode === null) {
     const exited = new Promise((resolve) => codeServer.once("exit", resolve));
@@ -169,7 +177,7 @@ test("a planted mistake shows in the Problems view, with its code, on its line",
     await page.keyboard.press("Control+Shift+M"); // View: Problems
     const row = page.locator(".markers-panel .monaco-list-row", { hasText: "takes 1 argument" });
     await row.waitFor({ timeout: 90_000 });
-    console.log(`# diagnostic in the Problems view (${elapsed()})`);
+    console.log(`diagnostic in the Problems view (${elapsed()})`);
     const text = await row.innerText();
     assert.match(text, /`clear` takes 1 argument, got 2\./);
     assert.match(text, /wrong-arity/);
@@ -193,4 +201,21 @@ test("a domain is highlighted by the grammar and named in the status bar", async
   );
   assert.ok(tokenClasses.length >= 4, `only ${tokenClasses.join(", ")}: the grammar did not apply`);
   await page.screenshot({ path: path.join(artifacts, "code-server-domain.png") });
+});
+
+test("with no usable Python the user is told what was tried, and offered the settings", async () => {
+  // Changing the interpreter restarts the server with it; this one does not exist.
+  const missing = path.join(scratch, "no-such-python");
+  writeJson(workspaceSettingsFile, { ...workspaceSettings, "plansight.interpreter": missing });
+  const toast = page.locator(".notification-toast", { hasText: "plansight needs Python 3.10 or newer" });
+  await toast.waitFor({ timeout: 30_000 });
+  assert.ok((await toast.innerText()).includes(`plansight.interpreter: \`${missing} --version\` failed (ENOENT)`));
+  const openSettings = toast.getByRole("button", { name: "Open settings" });
+  await openSettings.waitFor();
+  await page.waitForTimeout(500); // the toast fades in
+  await page.screenshot({ path: path.join(artifacts, "code-server-no-python.png") });
+  await openSettings.click();
+  // The Settings editor, filtered to this extension's settings (in code-server the interpreter and
+  // server path, machine settings, are under its "Remote" tab).
+  await page.locator(".settings-editor .setting-item", { hasText: "Domain Globs" }).first().waitFor({ timeout: 15_000 });
 });

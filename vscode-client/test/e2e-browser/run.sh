@@ -8,14 +8,17 @@
 # missing; needs root), then code-server and playwright-core from this folder's lockfile.
 # No step downloads from outside the package registries:
 # - playwright-core never downloads a browser (it is given /usr/bin/chromium);
-# - code-server's install builds its native modules with node-gyp against the local Node headers,
-#   and @vscode/ripgrep, whose install downloads a binary from a code host, finds Debian's `rg`
-#   in the download cache it checks first.
+# - code-server's native modules are built from source (npm_config_build_from_source: no attempt
+#   to fetch prebuilt binaries) by node-gyp against the Node headers installed with Node
+#   (npm_config_nodedir: no headers download);
+# - @vscode/ripgrep, whose install downloads a binary from a code host, finds Debian's `rg` in the
+#   download cache it checks first.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 client="$(cd "$here/../.." && pwd)"
 vsix="${1:-$(ls "$client"/plansight-*.vsix 2>/dev/null | head -n 1)}"
 [[ -f "$vsix" ]] || { echo "run.sh: no .vsix: run vscode-client/scripts/ci.sh (or npm run package) first" >&2; exit 1; }
+vsix="$(cd "$(dirname "$vsix")" && pwd)/$(basename "$vsix")"
 
 started=$SECONDS
 step() { printf '\n== %s (%ss)\n' "$1" "$((SECONDS - started))"; }
@@ -44,15 +47,18 @@ ripgrep_release=v13.0.0-10
   echo "run.sh: code-server now uses @vscode/ripgrep $ripgrep_package: check its release name in lib/postinstall.js" >&2
   exit 1
 }
-export TMPDIR="$here/.tmp"
-cache="$TMPDIR/vscode-ripgrep-cache-$ripgrep_package"
-mkdir -p "$cache" "$TMPDIR/rg"
-cp "$(command -v rg)" "$TMPDIR/rg/rg"
-tar -czf "$cache/ripgrep-$ripgrep_release-x86_64-unknown-linux-musl.tar.gz" -C "$TMPDIR/rg" rg
+work="$here/.tmp"  # @vscode/ripgrep's download cache lives in TMPDIR
+cache="$work/vscode-ripgrep-cache-$ripgrep_package"
+mkdir -p "$cache" "$work/rg"
+cp "$(command -v rg)" "$work/rg/rg"
+tar -czf "$cache/ripgrep-$ripgrep_release-x86_64-unknown-linux-musl.tar.gz" -C "$work/rg" rg
 # code-server refuses to install as root unless told it may; node-pty runs `npx node-gyp` (a
 # registry package) and must not stop at npx's question.
-npm_config_unsafe_perm=true npm_config_yes=true npm rebuild --foreground-scripts >"$TMPDIR/rebuild.log" 2>&1 \
-  || { tail -n 40 "$TMPDIR/rebuild.log"; exit 1; }
+nodedir=$(dirname "$(dirname "$(command -v node)")")
+[[ -f "$nodedir/include/node/node.h" ]] || { echo "run.sh: no Node headers under $nodedir/include/node" >&2; exit 1; }
+TMPDIR="$work" npm_config_unsafe_perm=true npm_config_yes=true npm_config_build_from_source=true \
+  npm_config_nodedir="$nodedir" npm rebuild --foreground-scripts >"$work/rebuild.log" 2>&1 \
+  || { tail -n 40 "$work/rebuild.log"; exit 1; }
 
 step "the test"
 PLANSIGHT_VSIX="$vsix" node --test codeServer.test.mjs
