@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
+from .diagnostics import Diagnostic, make
 from .model import Atom, Name
 from .spans import Span
 
@@ -29,6 +30,44 @@ LPAR, RPAR, WORD, COLON_WORD, VARIABLE, NUMBER, OP, DASH, HASH_T, FACTS, BAD = (
 )
 COLON, LBRACK, RBRACK = "COLON", "LBRACK", "RBRACK"
 NAME = "NAME"  # a word that the tokens after it show cannot be a keyword; the grammar's NAME terminal
+
+
+def _shown(character: str) -> str:
+    return (
+        f"`{character}`" if character.isprintable() and not character.isspace() else f"U+{ord(character):04X}"
+    )
+
+
+def invalid_characters(bad: list[Token], where: str) -> list[Diagnostic]:
+    """One diagnostic per run of adjacent invalid characters, and at most 100 runs.
+
+    A binary file or a paste of the wrong encoding would otherwise bury the user (and the editor)
+    under one diagnostic per byte.
+    """
+    runs: list[list[Token]] = []
+    for token in bad:
+        if runs and runs[-1][-1].end == token.start:
+            runs[-1].append(token)
+        else:
+            runs.append([token])
+    diagnostics = []
+    for run in runs[:100]:
+        shown = ", ".join(dict.fromkeys(_shown(t.text) for t in run[:5]))
+        if len(run) == 1:
+            message = f"{shown} cannot appear in {where}: remove it."
+        else:
+            message = f"{len(run)} characters ({shown}...) cannot appear in {where}: remove them."
+        diagnostics.append(make("invalid-character", message, Span(run[0].start, run[-1].end)))
+    if len(runs) > 100:
+        rest = runs[100:]
+        diagnostics.append(
+            make(
+                "invalid-character",
+                f"{len(rest)} more runs of invalid characters follow: is this really a text file in UTF-8?",
+                Span(rest[0][0].start, rest[-1][-1].end),
+            )
+        )
+    return diagnostics
 
 
 class Token:
@@ -151,7 +190,8 @@ def _extend_names(tokens: list[Token], word: str, start: int, end: int) -> bool:
     if last is None:
         return False
     if last.kind == NAMES:
-        last.value.append(_new_name(word.lower(), word, _new_span(Span, (start, end))))  # type: ignore[union-attr]
+        names: list[Name] = last.value  # type: ignore[assignment]
+        names.append(_new_name(word.lower(), word, _new_span(Span, (start, end))))
         last.end = end
         return True
     if last.kind == WORD and (len(tokens) < 2 or tokens[-2].kind not in (DASH, LPAR)):
@@ -203,8 +243,15 @@ def _append_facts(text: str, pos: int, append: Callable[[Token], None]) -> int:
 # The hot path builds hundreds of thousands of names: set the slots directly instead of going through
 # the frozen dataclasses' __init__ (which routes every field through object.__setattr__).
 _new = object.__new__
-_set_key, _set_text, _set_name_span = Name.key.__set__, Name.text.__set__, Name.span.__set__  # type: ignore[attr-defined]
-_set_predicate, _set_args, _set_atom_span = Atom.predicate.__set__, Atom.args.__set__, Atom.span.__set__  # type: ignore[attr-defined]
+
+
+def _slot_setter(cls: type, field: str) -> Callable[[object, object], None]:
+    setter: Callable[[object, object], None] = vars(cls)[field].__set__
+    return setter
+
+
+_set_key, _set_text, _set_name_span = (_slot_setter(Name, f) for f in ("key", "text", "span"))
+_set_predicate, _set_args, _set_atom_span = (_slot_setter(Atom, f) for f in ("predicate", "args", "span"))
 _new_span = tuple.__new__
 
 

@@ -11,7 +11,19 @@ from .build_model import ModelBuilder
 from .diagnostics import Diagnostic, make
 from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
-from .lexer import BAD, COLON_WORD, DASH, HASH_T, NUMBER, OP, VARIABLE, WORD, Token, lex_pddl
+from .lexer import (
+    BAD,
+    COLON_WORD,
+    DASH,
+    HASH_T,
+    NUMBER,
+    OP,
+    VARIABLE,
+    WORD,
+    Token,
+    invalid_characters,
+    lex_pddl,
+)
 from .model import Domain, Problem
 from .parens import balance
 from .spans import Span
@@ -92,24 +104,18 @@ def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
     diagnostics: list[Diagnostic] = []
     bad = [t for t in tokens if t.kind == BAD]
     if bad:
-        for t in bad:
-            diagnostics.append(
-                make(
-                    "invalid-character",
-                    f"`{t.text}` cannot appear in PDDL (names use letters, digits, `-` and `_`): remove it.",
-                    Span(t.start, t.end),
-                )
-            )
+        diagnostics.extend(invalid_characters(bad, "PDDL (names use letters, digits, `-` and `_`)"))
         tokens = [t for t in tokens if t.kind != BAD]
     if not tokens:
-        diagnostics.append(
-            make(
-                "empty-file",
-                "The file is empty: start with `(define (domain NAME) ...)` or "
-                "`(define (problem NAME) ...)`.",
-                Span(0, len(text)),
+        if not bad:
+            diagnostics.append(
+                make(
+                    "empty-file",
+                    "The file is empty: start with `(define (domain NAME) ...)` or "
+                    "`(define (problem NAME) ...)`.",
+                    Span(0, len(text)),
+                )
             )
-        )
         return PddlParse(None, tuple(diagnostics))
     tokens, paren_diagnostics = balance(tokens, text)
     diagnostics.extend(paren_diagnostics)

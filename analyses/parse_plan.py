@@ -18,7 +18,7 @@ from .build_model import numeric
 from .diagnostics import Diagnostic, make
 from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
-from .lexer import BAD, LPAR, RPAR, Token, lex_plan
+from .lexer import BAD, LPAR, RPAR, Token, invalid_characters, lex_plan
 from .model import Number, Plan, PlanStep
 from .spans import Span
 
@@ -77,15 +77,7 @@ def parse_plan(text: str) -> PlanParse:
 def _parse_plan(text: str) -> PlanParse:
     tokens, cost_token = lex_plan(text)
     diagnostics: list[Diagnostic] = []
-    for t in tokens:
-        if t.kind == BAD:
-            diagnostics.append(
-                make(
-                    "invalid-character",
-                    f"`{t.text}` cannot appear in a plan: remove it.",
-                    Span(t.start, t.end),
-                )
-            )
+    diagnostics.extend(invalid_characters([t for t in tokens if t.kind == BAD], "a plan"))
     tokens = [t for t in tokens if t.kind != BAD]
     tokens = _balance_lines(tokens, text, diagnostics)
     steps, syntax = parse(tokens, _tables(), len(text)) if tokens else ((), [])

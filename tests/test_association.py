@@ -16,15 +16,19 @@ LINK_CODES = {"missing-domain", "missing-problem", "unknown-domain", "broken-lin
 
 
 def domain_text(name: str = "blocks") -> str:
-    return (f"(define (domain {name})\n"
-            "  (:requirements :strips)\n"
-            "  (:predicates (on ?x ?y) (clear ?x))\n"
-            "  (:action pick :parameters (?x) :precondition (clear ?x) :effect (not (clear ?x))))\n")
+    return (
+        f"(define (domain {name})\n"
+        "  (:requirements :strips)\n"
+        "  (:predicates (on ?x ?y) (clear ?x))\n"
+        "  (:action pick :parameters (?x) :precondition (clear ?x) :effect (not (clear ?x))))\n"
+    )
 
 
 def problem_text(domain: str = "blocks", name: str = "p1", header: str = "") -> str:
-    return (f"{header}(define (problem {name}) (:domain {domain})\n"
-            "  (:objects a b)\n  (:init (clear a))\n  (:goal (clear a)))\n")
+    return (
+        f"{header}(define (problem {name}) (:domain {domain})\n"
+        "  (:objects a b)\n  (:init (clear a))\n  (:goal (clear a)))\n"
+    )
 
 
 def write(path: Path, text: str, newline: str = "\n") -> str:
@@ -180,8 +184,9 @@ def test_unknown_domain_lists_the_domains_found(tmp_path: Path, analyzer: Analyz
 
 
 @pytest.mark.parametrize("plan_name", ["p1.plan", "p1.pddl.plan", "p1.soln", "p1.sol", "p1.txt"])
-def test_plan_finds_its_problem_and_that_problems_domain(tmp_path: Path, analyzer: Analyzer,
-                                                         plan_name: str) -> None:
+def test_plan_finds_its_problem_and_that_problems_domain(
+    tmp_path: Path, analyzer: Analyzer, plan_name: str
+) -> None:
     folder = deep(tmp_path)
     domain = write(folder.parent / "domain.pddl", domain_text())
     problem = write(folder / "p1.pddl", problem_text())
@@ -270,12 +275,12 @@ def test_crlf_files_link_and_report_exact_spans(tmp_path: Path, analyzer: Analyz
     broken = write(folder / "broken.pddl", text)
     [(code, span, _)] = links(analyzer.lint(broken))
     assert code == "broken-link"
-    assert text[span.start:span.end] == "gone.pddl"  # no `\r` in the range
+    assert text[span.start : span.end] == "gone.pddl"  # no `\r` in the range
 
     unknown = problem_text("blockz").replace("\n", "\r\n")
     [(code, span, _)] = links(analyzer.lint(write(folder / "unknown.pddl", unknown)))
     assert code == "unknown-domain"
-    assert unknown[span.start:span.end] == "blockz"
+    assert unknown[span.start : span.end] == "blockz"
 
 
 def test_settings_globs_link_problems_to_a_domain(tmp_path: Path) -> None:
@@ -335,8 +340,9 @@ def test_invalid_utf8_is_replaced_not_refused(tmp_path: Path, analyzer: Analyzer
     assert result.text.startswith("; caf\ufffd\n")
 
 
-def test_a_crashing_check_becomes_an_internal_error(tmp_path: Path, analyzer: Analyzer,
-                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+def test_a_crashing_check_becomes_an_internal_error(
+    tmp_path: Path, analyzer: Analyzer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def explode(*_: object) -> list[object]:
         raise RuntimeError("boom")
 
@@ -374,13 +380,23 @@ def test_find_files_walks_folders(tmp_path: Path) -> None:
     found = find_files([str(tmp_path), str(tmp_path / "p1.pddl"), str(tmp_path / "README.md")])
 
     relative = [os.path.relpath(path, tmp_path) for path in found]
-    assert relative == ["domain.pddl", "p1.pddl", "p1.txt", os.path.join("sub", "x.SOLN"),
-                        os.path.join("sub", "x.plan"), "README.md"]
+    assert relative == [
+        "domain.pddl",
+        "p1.pddl",
+        "p1.txt",
+        os.path.join("sub", "x.SOLN"),
+        os.path.join("sub", "x.plan"),
+        "README.md",
+    ]
 
 
 @pytest.mark.parametrize(
     ("problem_name", "paired_domain"),
-    [("p02.pddl", "d02.pddl"), ("p02.pddl", "domain-p02.pddl"), ("probBLOCKS-4-1.pddl", "probBLOCKS-4-1-domain.pddl")],
+    [
+        ("p02.pddl", "d02.pddl"),
+        ("p02.pddl", "domain-p02.pddl"),
+        ("probBLOCKS-4-1.pddl", "probBLOCKS-4-1-domain.pddl"),
+    ],
 )
 def test_a_problem_prefers_the_domain_file_paired_with_it_by_name(
     tmp_path: Path, analyzer: Analyzer, problem_name: str, paired_domain: str

@@ -12,7 +12,9 @@ PLANSIGHT = [sys.executable, "-m", "plansight"]
 
 
 def test_codes_json_lists_every_code_with_its_severity() -> None:
-    out = subprocess.run([*PLANSIGHT, "codes", "--format", "json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [*PLANSIGHT, "codes", "--format", "json"], capture_output=True, text=True, check=True
+    )
     rows = json.loads(out.stdout)
     assert [row["code"] for row in rows] == list(CODES)
     assert {row["severity"] for row in rows} <= {"error", "warning", "information", "hint"}

@@ -18,28 +18,50 @@ SERIOUS = (Severity.ERROR, Severity.WARNING)
 
 # (corpus file id prefix, code) -> what is really wrong in those files
 GENUINE_FINDINGS: dict[tuple[str, str], str] = {
-    (f"{UNIFIED_PLANNING}/test/contingent_pddl/logistic_conf/problem.pddl", "unknown-domain"):
-        "the problem says (:domain logistics_conf) but the domain next to it is logistics_cont",
-    (f"{UNIFIED_PLANNING}/test/contingent_pddl/colorballs/domain.pddl", "missing-requirement"):
-        "`when` without :conditional-effects",
-    (f"{UNIFIED_PLANNING}/test/pddl/matchcellar/domain.pddl", "missing-requirement"):
-        "`>=` in :duration without :duration-inequalities",
-    (f"{UNIFIED_PLANNING}/test/pddl/parking_action_cost/domain.pddl", "missing-requirement"):
-        "total-cost without :action-costs",
-    (f"{UNIFIED_PLANNING}/test/pddl/robot_fastener/domain.pddl", "missing-requirement"):
-        "`forall` in a condition without :universal-preconditions",
-    (f"{PDDL_SDIST_SOURCE}/earth_observation/domain.pddl", "duplicate-declaration"):
-        "action `slew` is declared twice",
-    (f"{PDDL_SDIST_SOURCE}/miner/", "undeclared-object"):
-        "the problems use locations (e.g. L13) that :objects does not declare",
-    (f"{PDDL_SDIST_SOURCE}/spiky-tireworld/", "undeclared-predicate"):
-        "the domain uses `spiky-road` but declares `spiky_road`",
-    (f"{PDDL_SDIST_SOURCE}/triangle-tireworld/", "undeclared-predicate"):
-        "the domain declares `vehicleat` but the problems say `vehicle-at`",
-    (f"{PDDL_SDIST_SOURCE}/zenotravel/", "undeclared-predicate"):
-        "the domain declares `atperson` but the problems say `at-person`",
-    (f"{PDDL_SDIST_SOURCE}/rovers_fond/domain.pddl", "missing-requirement"):
-        "a construct whose requirement the domain does not declare",
+    (
+        f"{UNIFIED_PLANNING}/test/contingent_pddl/logistic_conf/problem.pddl",
+        "unknown-domain",
+    ): "the problem says (:domain logistics_conf) but the domain next to it is logistics_cont",
+    (
+        f"{UNIFIED_PLANNING}/test/contingent_pddl/colorballs/domain.pddl",
+        "missing-requirement",
+    ): "`when` without :conditional-effects",
+    (
+        f"{UNIFIED_PLANNING}/test/pddl/matchcellar/domain.pddl",
+        "missing-requirement",
+    ): "`>=` in :duration without :duration-inequalities",
+    (
+        f"{UNIFIED_PLANNING}/test/pddl/parking_action_cost/domain.pddl",
+        "missing-requirement",
+    ): "total-cost without :action-costs",
+    (
+        f"{UNIFIED_PLANNING}/test/pddl/robot_fastener/domain.pddl",
+        "missing-requirement",
+    ): "`forall` in a condition without :universal-preconditions",
+    (
+        f"{PDDL_SDIST_SOURCE}/earth_observation/domain.pddl",
+        "duplicate-declaration",
+    ): "action `slew` is declared twice",
+    (
+        f"{PDDL_SDIST_SOURCE}/miner/",
+        "undeclared-object",
+    ): "the problems use locations (e.g. L13) that :objects does not declare",
+    (
+        f"{PDDL_SDIST_SOURCE}/spiky-tireworld/",
+        "undeclared-predicate",
+    ): "the domain uses `spiky-road` but declares `spiky_road`",
+    (
+        f"{PDDL_SDIST_SOURCE}/triangle-tireworld/",
+        "undeclared-predicate",
+    ): "the domain declares `vehicleat` but the problems say `vehicle-at`",
+    (
+        f"{PDDL_SDIST_SOURCE}/zenotravel/",
+        "undeclared-predicate",
+    ): "the domain declares `atperson` but the problems say `at-person`",
+    (
+        f"{PDDL_SDIST_SOURCE}/rovers_fond/domain.pddl",
+        "missing-requirement",
+    ): "a construct whose requirement the domain does not declare",
 }
 
 
@@ -73,7 +95,9 @@ def test_every_genuine_mistake_in_the_corpus_is_found(findings: dict[str, set[st
     for (prefix, code), why in GENUINE_FINDINGS.items():
         if prefix.split("/", 1)[0] not in sources:
             continue  # the sdist was not fetched on this machine (tests/fetch_corpus.py)
-        hits = [file_id for file_id, codes in findings.items() if file_id.startswith(prefix) and code in codes]
+        hits = [
+            file_id for file_id, codes in findings.items() if file_id.startswith(prefix) and code in codes
+        ]
         assert hits, f"{prefix}: expected `{code}` ({why})"
 
 

@@ -163,14 +163,25 @@ def test_empty_and_comment_only_files() -> None:
         assert "(define (domain NAME)" in parsed.diagnostics[0].message
 
 
-def test_garbage_bytes_are_reported_one_by_one() -> None:
+def test_garbage_bytes_are_reported_once_per_run() -> None:
     garbage = bytes(range(0, 256, 7)).decode("utf-8", errors="replace")
     parsed = parse_pddl(garbage)
     assert parsed.model is None
     for diagnostic in parsed.diagnostics:
         assert 0 <= diagnostic.span.start <= diagnostic.span.end <= len(garbage)
     invalid = [d for d in parsed.diagnostics if d.code == "invalid-character"]
-    assert invalid and all(d.span.end - d.span.start == 1 for d in invalid)
+    assert invalid
+    assert "empty-file" not in {d.code for d in parsed.diagnostics}  # the file is not empty, it is garbage
+    # adjacent invalid characters share one diagnostic; control characters are named, not printed raw
+    control = next(d for d in invalid if garbage[d.span.start] == "\x00")
+    assert "U+0000" in control.message
+
+
+def test_a_binary_file_gets_a_bounded_number_of_diagnostics() -> None:
+    binary = "\x00 " * 5000
+    invalid = [d for d in parse_pddl(binary).diagnostics if d.code == "invalid-character"]
+    assert len(invalid) == 101
+    assert "5000" not in invalid[-1].message and "4900 more runs" in invalid[-1].message
 
 
 def test_stray_characters_inside_a_domain_do_not_stop_it() -> None:
