@@ -22,6 +22,7 @@ from .check_plan import check_plan
 from .check_problem import check_problem
 from .diagnostics import Diagnostic, Severity, make
 from .documents import FileKind, ParsedDocument, parse_document
+from .gc_pause import gc_paused
 from .sources import DiskSource, ExplainsFailures, FileSource, MemorySource
 from .spans import Span
 
@@ -102,6 +103,10 @@ class Analyzer:
         ``domain`` / ``problem`` override the association rules (the CLI's flags). A crash inside one
         stage becomes an ``internal-error`` diagnostic and the other stages still run.
         """
+        with gc_paused():  # see gc_pause.py: the checks of a large problem allocate as much as its parse
+            return self._lint(path, text, domain, problem)
+
+    def _lint(self, path: str, text: str | None, domain: str | None, problem: str | None) -> LintResult:
         if text is None:
             text = self.source.read(path)
             if text is None:

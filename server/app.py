@@ -86,7 +86,8 @@ def create_server() -> PlansightServer:
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
-        await _pull_configuration(server)
+        # Documents opened while the client was still answering are re-checked with its settings.
+        await _pull_and_recheck(server)
 
     @server.feature(types.WORKSPACE_DID_CHANGE_CONFIGURATION)
     def did_change_configuration(params: types.DidChangeConfigurationParams) -> None:
