@@ -1,13 +1,15 @@
 # The two commands of the README:
 #   make demo   set everything up and lint the bundled examples
-#   make test   set everything up and run the whole test suite
-# Everything is installed into .venv by these targets; nothing needs to be installed by hand.
+#   make test   set everything up and run the whole test suite (Python, then the VS Code extension)
+# Everything is installed by these targets (into .venv and vscode-client/node_modules); nothing needs
+# to be installed by hand. `make test-editors` adds the real-editor tests (code-server in Chromium,
+# Neovim), which install Debian packages when they are missing.
 
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test setup setup-test bench lint-code clean
+.PHONY: demo test test-python test-vscode test-editors setup setup-test bench lint-code vsix clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,15 +25,26 @@ setup-test: $(BIN)/python
 demo: setup
 	$(BIN)/plansight lint examples/ ; test $$? -le 1
 
-test: setup-test
+test: test-python test-vscode
+
+test-python: setup-test
 	$(BIN)/python -m pytest -q
+
+test-vscode: setup-test
+	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
+
+test-editors: setup-test
+	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh --with-browser
+
+vsix: setup
+	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'
+	$(BIN)/python tests/fetch_corpus.py
 	$(BIN)/python benchmarks/run_all.py
 
 lint-code: setup-test
-	$(BIN)/ruff check .
 	$(BIN)/python -m pytest -q tests/test_code_quality.py
 
 clean:
