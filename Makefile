@@ -34,7 +34,8 @@ test-vscode: setup-test
 	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
 
 test-editors: setup-test
-	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh --with-browser
+	test -n "$$(ls vscode-client/plansight-*.vsix 2>/dev/null)" || PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
+	vscode-client/test/e2e-browser/run.sh "$$(ls vscode-client/plansight-*.vsix | head -n 1)"
 
 vsix: setup
 	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
