@@ -103,33 +103,27 @@ class _Run:
                 states.append(arg)
                 values.append(token)
                 return
-            size, origin, callback = arg
-            if size:
-                children = values[-size:]
-                del states[-size:]
-                del values[-size:]
-            else:
-                children = []
-            values.append(callback(children))
-            states.append(actions[states[-1]][origin][1])
+            self._reduce(*arg)
+
+    def _reduce(self, size: int, origin: str, callback: Callable[[list[Any]], Any]) -> None:
+        states, values = self.states, self.values
+        if size:
+            children = values[-size:]
+            del states[-size:]
+            del values[-size:]
+        else:
+            children = []
+        values.append(callback(children))
+        states.append(self.actions[states[-1]][origin][1])
 
     def finish(self, end_state: Any, text_length: int) -> Any:
         """Reduce to the start symbol at the end of input; raises _Reject if the input is incomplete."""
-        actions, states, values = self.actions, self.states, self.values
-        while states[-1] != end_state:
-            entry = actions[states[-1]].get("$END")
+        while self.states[-1] != end_state:
+            entry = self.actions[self.states[-1]].get("$END")
             if entry is None or entry[0]:
                 raise _Reject
-            size, origin, callback = entry[1]
-            if size:
-                children = values[-size:]
-                del states[-size:]
-                del values[-size:]
-            else:
-                children = []
-            values.append(callback(children))
-            states.append(actions[states[-1]][origin][1])
-        return values[-1]
+            self._reduce(*entry[1])
+        return self.values[-1]
 
     def copy(self) -> _Run:
         return _Run(self.actions, list(self.states), [_copy_value(v) for v in self.values], list(self.opens))

@@ -115,13 +115,7 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
             out.append(token)
         elif kind == RPAR:
             if not stack:
-                diagnostics.append(
-                    make(
-                        "unexpected-close-paren",
-                        "This `)` closes nothing: remove it.",
-                        Span(token.start, token.end),
-                    )
-                )
+                diagnostics.append(stray_close_paren(token))
                 continue
             if len(stack) == 1 and _more_sections_follow(tokens, index):
                 diagnostics.append(
@@ -164,6 +158,10 @@ def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:
     ):
         return f"`({following.text}` after it is not a section, so it belongs inside"
     return ""
+
+
+def stray_close_paren(token: Token) -> Diagnostic:
+    return make("unexpected-close-paren", "This `)` closes nothing: remove it.", Span(token.start, token.end))
 
 
 def _more_sections_follow(tokens: list[Token], index: int) -> bool:

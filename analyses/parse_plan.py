@@ -20,6 +20,7 @@ from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
 from .lexer import BAD, LPAR, RPAR, Token, invalid_characters, lex_plan
 from .model import Number, Plan, PlanStep
+from .parens import stray_close_paren
 from .spans import Span
 
 
@@ -112,13 +113,7 @@ def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]
                 continue
         elif token.kind == RPAR:
             if open_token is None:
-                diagnostics.append(
-                    make(
-                        "unexpected-close-paren",
-                        "This `)` closes nothing: remove it.",
-                        Span(token.start, token.end),
-                    )
-                )
+                diagnostics.append(stray_close_paren(token))
                 continue
             open_token = None
         out.append(token)
