@@ -19,6 +19,7 @@ setup: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 
 setup-test: $(BIN)/python
+	sh tests/editors/install-neovim.sh
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python tests/fetch_corpus.py
 

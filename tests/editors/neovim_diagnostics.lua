@@ -96,7 +96,7 @@ local function publication(version)
 end
 
 local step = 'open'
-local expected_version = vim.lsp.util.buf_versions[bufnr]
+local expected_version
 local deadline = config.timeout_ms or 30000
 local timer = uv.new_timer()
 
@@ -120,7 +120,10 @@ local function poll()
   end
 
   if step == 'open' then
-    local p = publication(expected_version)
+    -- 0.7 sends didOpen only once the server is initialized, always as version 0, and records the
+    -- version just then: until it is set there is nothing to wait for
+    expected_version = vim.lsp.util.buf_versions[bufnr]
+    local p = expected_version ~= nil and publication(expected_version)
     if p then
       event('diagnostics_on_open')
       result.opened = { version = expected_version, published = p, shown = shown(bufnr) }
