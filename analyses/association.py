@@ -36,6 +36,9 @@ _HEADER_WINDOW = 1 << 16
 
 Parse = Callable[[str], ParsedDocument | None]
 Origin = Literal["override", "directive", "setting"]
+How = Literal["flag", "directive", "setting", "convention"]
+"""Which rule linked a partner: the CLI's flag, a ``; @`` directive, the settings globs, or a convention.
+Editors show it, because a user who wants another partner must know which rule to change."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +48,10 @@ class Association:
     domain: ParsedDocument | None = None
     problem: ParsedDocument | None = None
     diagnostics: tuple[Diagnostic, ...] = ()
+    domain_how: How | None = None
+    """The rule that found ``domain`` (for a plan whose domain comes from its problem: the rule that
+    linked the problem to it); None when there is no domain."""
+    problem_how: How | None = None
 
     @property
     def domain_path(self) -> str | None:
@@ -169,19 +176,23 @@ class Associator:
         domain: ParsedDocument | None
         directive = document.directive("domain")
         glob = self._glob_domain(document.path)
+        how: How
         if domain_override is not None:
+            how = "flag"
             domain = self._follow(document, domain_override, "domain", "override", None, diagnostics)
         elif directive is not None:
+            how = "directive"
             domain = self._follow_directive(document, directive, "domain", diagnostics)
         elif glob is not None:
+            how = "setting"
             pattern, target = glob
             domain = self._follow(document, target, "domain", "setting", None, diagnostics, written=pattern)
         else:
             domain = self._domain_by_convention(document, diagnostics)
-            return Association(domain, None, tuple(diagnostics))
+            return Association(domain, None, tuple(diagnostics), _how_if(domain, "convention"))
         if domain is not None:
             diagnostics.extend(_name_mismatch(document, domain))
-        return Association(domain, None, tuple(diagnostics))
+        return Association(domain, None, tuple(diagnostics), _how_if(domain, how))
 
     def _glob_domain(self, path: str) -> tuple[str, str] | None:
         for pattern, target in self._domain_globs:
@@ -229,9 +240,12 @@ class Associator:
         problem: ParsedDocument | None = None
         problem_linked = True  # an explicit link was given (so a failure is already reported)
         directive = document.directive("problem")
+        problem_how: How = "convention"
         if problem_override is not None:
+            problem_how = "flag"
             problem = self._follow(document, problem_override, "problem", "override", None, diagnostics)
         elif directive is not None:
+            problem_how = "directive"
             problem = self._follow_directive(document, directive, "problem", diagnostics)
         else:
             problem_linked = False
@@ -241,15 +255,19 @@ class Associator:
         domain_linked = True
         domain_directive = document.directive("domain")
         problem_link: Association | None = None
+        domain_how: How | None = None
         if domain_override is not None:
+            domain_how = "flag"
             domain = self._follow(document, domain_override, "domain", "override", None, diagnostics)
         elif domain_directive is not None:
+            domain_how = "directive"
             domain = self._follow_directive(document, domain_directive, "domain", diagnostics)
         else:
             domain_linked = False
             if problem is not None:
                 problem_link = self.for_problem(problem)
                 domain = problem_link.domain
+                domain_how = problem_link.domain_how
 
         span = first_line_span(document.text)
         if problem is None and not problem_linked:
@@ -269,7 +287,8 @@ class Associator:
                 "`; @domain path/to/domain.pddl` at the top of this file "
                 "(or `plansight lint --domain FILE`).",
                 span))
-        return Association(domain, problem, tuple(diagnostics))
+        return Association(domain, problem, tuple(diagnostics), _how_if(domain, domain_how),
+                           _how_if(problem, problem_how))
 
     def _problem_by_convention(self, plan_path: str) -> ParsedDocument | None:
         """``X.plan`` -> ``X.pddl`` in the same folder; failing that, the folder's only problem."""
@@ -341,6 +360,10 @@ class Associator:
             paths.append(path)
         paths.sort(key=lambda p: (_pairing_rank(exclude, p), p))
         return paths
+
+
+def _how_if(partner: ParsedDocument | None, how: How | None) -> How | None:
+    return how if partner is not None else None
 
 
 def _pairing_rank(problem_path: str, candidate: str) -> int:

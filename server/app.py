@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
 from .. import __version__
+from .association_feature import AssociationFeature
 from .diagnostics_feature import DiagnosticsFeature
 from .documents import DocumentStore, uri_to_path
 from .settings import SECTION, Settings, read_settings, section_of
@@ -34,6 +35,7 @@ class PlansightServer(LanguageServer):
         self.settings = Settings()
         self.documents = DocumentStore()
         self.diagnostics = DiagnosticsFeature(self, self.documents)
+        self.association = AssociationFeature(self, self.documents)
         self.shutdown_requested = False
         self._background: set[asyncio.Task[None]] = set()
 
@@ -79,6 +81,7 @@ def create_server() -> PlansightServer:
     """Build a server with every feature registered; call ``start_io``/``start_tcp`` on it."""
     server = PlansightServer()
     server.diagnostics.register()
+    server.association.register()
 
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:

@@ -409,3 +409,33 @@ def test_a_problem_prefers_the_domain_file_paired_with_it_by_name(
     problem = write(folder / problem_name, problem_text())
 
     assert analyzer.lint(problem).domain_path == paired
+
+
+def test_each_partner_records_the_rule_that_found_it(tmp_path: Path) -> None:
+    folder = deep(tmp_path)
+    domain = write(folder / "domain.pddl", domain_text())
+    other = write(folder / "elsewhere" / "blocks.pddl", domain_text())
+    by_name = write(folder / "p1.pddl", problem_text())
+    linked = write(folder / "p2.pddl", problem_text(header="; @domain elsewhere/blocks.pddl\n"))
+    globbed = write(folder / "globbed" / "p3.pddl", problem_text())
+    plan = write(folder / "p2.plan", "(pick a)\n")
+    plan_with_domain = write(folder / "p1.soln", "; @domain domain.pddl\n(pick a)\n")
+    analyzer = Analyzer(DiskSource(), domain_globs=[("**/globbed/*.pddl", other)])
+
+    def hows(path: str, **override: str) -> tuple[str | None, str | None, str | None, str | None]:
+        document = analyzer.parse(path)
+        assert document is not None
+        found = analyzer.associate(document, **override)
+        return found.domain_path, found.domain_how, found.problem_path, found.problem_how
+
+    assert hows(by_name) == (domain, "convention", None, None)
+    assert hows(linked) == (other, "directive", None, None)
+    assert hows(globbed) == (other, "setting", None, None)
+    assert hows(by_name, domain=other) == (other, "flag", None, None)
+    # a plan's domain comes through its problem, by the rule that linked the problem to it
+    assert hows(plan) == (other, "directive", linked, "convention")
+    assert hows(plan_with_domain) == (domain, "directive", by_name, "convention")
+    assert hows(plan, problem=by_name) == (domain, "convention", by_name, "flag")
+    # nothing found: no rule to report
+    lost = write(folder / "lost.pddl", problem_text("nowhere"))
+    assert hows(lost) == (None, None, None, None)

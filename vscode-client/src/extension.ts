@@ -9,9 +9,11 @@
  */
 import * as vscode from "vscode";
 
+import { type AssociationResult, requestAssociation } from "./association";
+import { linkToPartner, SET_DOMAIN_COMMAND } from "./linkCommand";
 import { onDidChangeInterpreter } from "./pythonExtension";
 import { ServerController } from "./serverController";
-import { describeLocally, FileStatusItem } from "./statusBar";
+import { describeLocally, type FileDescriber, FileStatusItem } from "./statusBar";
 
 let controller: ServerController | undefined;
 
@@ -21,20 +23,45 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   controller = new ServerController(context.extensionPath, output);
   const server = controller;
 
+  // The kind is decided locally (instant, and right while the server starts); the association
+  // (which domain/problem the file is checked against) comes from the server when it runs.
+  const describe: FileDescriber = async (document) => {
+    const local = await describeLocally(document);
+    if (local?.kind !== "problem" && local?.kind !== "plan") {
+      return local;
+    }
+    const association = await askAssociation(server, document.uri.toString());
+    return association && association.kind !== "unknown" ? { ...local, association } : local;
+  };
+  const status = new FileStatusItem(describe, SET_DOMAIN_COMMAND);
   context.subscriptions.push(
     output,
     server,
+    status,
     vscode.commands.registerCommand("plansight.restartServer", () => server.restart()),
     vscode.commands.registerCommand("plansight.showLog", () => output.show(true)),
-    // The association (which domain/problem a file is checked against) will come from the server;
-    // until it offers it, the item shows the kind, decided locally.
-    new FileStatusItem(describeLocally, "plansight.showLog"),
+    vscode.commands.registerCommand(SET_DOMAIN_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource)),
+    // New diagnostics mean a new analysis, and maybe a new partner (a directive typed, a domain saved).
+    vscode.languages.onDidChangeDiagnostics((event) => {
+      const active = vscode.window.activeTextEditor?.document.uri.toString();
+      if (active !== undefined && event.uris.some((uri) => uri.toString() === active)) {
+        status.refreshSoon();
+      }
+    }),
   );
   const interpreterWatch = await onDidChangeInterpreter(() => server.pythonInterpreterChanged());
   if (interpreterWatch) {
     context.subscriptions.push(interpreterWatch);
   }
   await server.start();
+}
+
+async function askAssociation(server: ServerController, uri: string): Promise<AssociationResult | undefined> {
+  try {
+    return await requestAssociation(server, uri);
+  } catch {
+    return undefined; // an older server, or one restarting: the kind alone is still right
+  }
 }
 
 export async function deactivate(): Promise<void> {

@@ -11,6 +11,8 @@
  */
 import * as path from "node:path";
 
+import { type AssociationResult, associationStatus } from "./association";
+
 export type FileKind = "domain" | "problem" | "plan" | "ltl";
 
 /** What the status bar shows for a file. */
@@ -20,6 +22,8 @@ export interface FileDescription {
   domainPath?: string;
   /** The problem file a plan is checked against (from the server; not offered yet). */
   problemPath?: string;
+  /** The server's full answer (partners and the rules that found them), when it gave one. */
+  association?: AssociationResult;
 }
 
 // The header may be preceded by comments and whitespace; `define` and the kind are case-insensitive.
@@ -30,6 +34,17 @@ const HEAD_CHARS = 1 << 16;
 /** Drop `;` comments, so that a commented-out header does not count. */
 function withoutComments(text: string): string {
   return text.replace(/;[^\n]*/g, "");
+}
+
+const DEFINE_NAMED = /\(\s*define\s*\(\s*(domain|problem)\s+([^\s();]+)/i;
+
+/** What a PDDL text defines, and its name, by its header only (so the first few KB are enough). */
+export function definedHeader(text: string): { kind: "domain" | "problem"; name: string } | undefined {
+  const header = DEFINE_NAMED.exec(withoutComments(text.slice(0, HEAD_CHARS)));
+  if (!header) {
+    return undefined;
+  }
+  return { kind: header[1].toLowerCase() === "domain" ? "domain" : "problem", name: header[2] };
 }
 
 export function detectKind(languageId: string, text: string): FileKind | undefined {
@@ -59,6 +74,9 @@ const KIND_LABEL: Record<FileDescription["kind"], string> = {
 
 /** The item's text and tooltip for a description: pure, so the wording is easy to review. */
 export function statusText(description: FileDescription): { text: string; tooltip: string } {
+  if (description.association) {
+    return associationStatus(description.association);
+  }
   const label = KIND_LABEL[description.kind];
   const partners: string[] = [];
   if (description.domainPath) {

@@ -75,6 +75,15 @@ export class ServerController implements vscode.Disposable {
     return this.enqueue(() => this.stopNow());
   }
 
+  /** Send a request to the running server; undefined when none is running (starting, or failed). */
+  async sendRequest<R>(method: string, params: unknown): Promise<R | undefined> {
+    const client = this.client;
+    if (!client?.isRunning()) {
+      return undefined;
+    }
+    return client.sendRequest<R>(method, params);
+  }
+
   /** Restart if the interpreter came from the Python extension (an explicit setting wins over it). */
   pythonInterpreterChanged(): void {
     const configuration = vscode.workspace.getConfiguration(SECTION);

@@ -72,7 +72,8 @@ export class FileStatusItem implements vscode.Disposable {
     );
   }
 
-  private refreshSoon(): void {
+  /** Refresh after a quiet moment: for bursts (typing, diagnostics of several files arriving). */
+  refreshSoon(): void {
     if (this.pending !== undefined) {
       clearTimeout(this.pending);
     }

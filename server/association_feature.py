@@ -1,0 +1,119 @@
+"""``plansight/association``: which domain (and problem) a file is checked against, and by which rule.
+
+The editor's status bar shows the answer and lets the user change the link, so the rule matters as
+much as the path: a problem found by convention is relinked with a ``; @domain`` line, one mapped by
+``plansight.domainGlobs`` by editing the setting.
+
+The association is recomputed on request (it is cheap: header sniffing plus parses that are cached)
+in a worker thread, from the latest analysed snapshot's parse when it is still current; the rules
+are the core's (:class:`~plansight.analyses.association.Associator`), so the answer always matches
+what the diagnostics were computed against.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING, Any
+
+from ..analyses.association import Association, sniff_header
+from ..analyses.documents import FileKind, ParsedDocument, detect_kind
+from ..analyses.sources import DiskSource
+from .analysis import AnalysisRequest, _CachedAnalyzer, _domain_globs
+from .convert import encoding_name
+from .documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+ASSOCIATION = "plansight/association"
+
+AssociationResult = dict[str, Any]
+"""``{"kind", "domain": {"path", "name", "how"} | None, "problem": {"path", "how"} | None}``"""
+
+
+class AssociationFeature:
+    """Answers ``plansight/association`` for one server instance."""
+
+    def __init__(self, server: PlansightServer, store: DocumentStore) -> None:
+        self._server = server
+        self._store = store
+        self._disk = DiskSource()
+        # Partners only (the document's own parse comes from its snapshot); few, since the request
+        # is made for the active editor.
+        self._parses = ParseCache(versions_per_file=1, max_files=16)
+
+    def register(self) -> None:
+        @self._server.feature(ASSOCIATION)
+        async def association(params: Any) -> AssociationResult:
+            return await self.associate(_uri_of(params))
+
+    async def associate(self, uri: str | None) -> AssociationResult:
+        if not uri:
+            return _result("unknown")
+        request = self._request(uri)
+        if request is None:
+            return _result("unknown")
+        snapshot = self._store.snapshot(uri)
+        parsed = snapshot.parsed if snapshot is not None and snapshot.text is request.text else None
+        try:
+            return await asyncio.to_thread(self._compute, request, parsed)
+        except Exception:  # a bug here must not cost the user the rest of the server
+            logger.exception("computing the association of %s failed", uri)
+            return _result(detect_kind(request.path, request.text))
+
+    def _request(self, uri: str) -> AnalysisRequest | None:
+        server = self._server
+        source = OverlaySource.of(self._store.open, self._disk)
+        doc = self._store.open.get(uri)
+        path = doc.path if doc is not None else uri_to_path(uri)
+        text = doc.text if doc is not None else source.read(path)
+        if text is None:
+            return None
+        version = doc.version if doc is not None else None
+        return AnalysisRequest(uri=uri, path=path, version=version, text=text, source=source,
+                               settings=server.settings,
+                               encoding=encoding_name(server.workspace.position_encoding),
+                               workspace_root=server.workspace_root)
+
+    def _compute(self, request: AnalysisRequest, parsed: ParsedDocument | None) -> AssociationResult:
+        """The worker-thread job."""
+        kind = detect_kind(request.path, request.text)
+        if kind not in ("problem", "plan") or len(request.text) > request.settings.max_file_chars:
+            return _result(kind)
+        analyzer = _CachedAnalyzer(request.source, self._parses, _domain_globs(request))
+        document = parsed if parsed is not None else analyzer.parse(request.path, request.text)
+        if document is None:
+            return _result(kind)
+        return _describe(document.kind, analyzer.associate(document))
+
+
+def _uri_of(params: Any) -> str | None:
+    """pygls hands a custom request's params over as a dict or as an attribute object."""
+    uri = params.get("uri") if isinstance(params, dict) else getattr(params, "uri", None)
+    return uri if isinstance(uri, str) else None
+
+
+def _result(kind: FileKind, domain: dict[str, str | None] | None = None,
+            problem: dict[str, str | None] | None = None) -> AssociationResult:
+    return {"kind": kind, "domain": domain, "problem": problem}
+
+
+def _describe(kind: FileKind, association: Association) -> AssociationResult:
+    domain = problem = None
+    if association.domain is not None:
+        domain = {"path": association.domain.path, "name": _domain_name(association.domain),
+                  "how": association.domain_how}
+    if association.problem is not None:
+        problem = {"path": association.problem.path, "how": association.problem_how}
+    return _result(kind, domain, problem)
+
+
+def _domain_name(document: ParsedDocument) -> str | None:
+    model = document.domain
+    if model is not None:
+        return model.name.display
+    header = sniff_header(document.text)
+    return header.name if header is not None else None
