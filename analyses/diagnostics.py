@@ -129,3 +129,31 @@ def make(code: str, message: str, span: Span, **kwargs: object) -> Diagnostic:
     """Build a diagnostic with the code's default severity (overridable with ``severity=``)."""
     severity = kwargs.pop("severity", None) or CODES[code].severity
     return Diagnostic(code, severity, message, span, **kwargs)  # type: ignore[arg-type]
+
+
+def capped(diagnostics: list[Diagnostic], limit: int = 100) -> list[Diagnostic]:
+    """At most ``limit`` diagnostics of each code, then one that says how many more there are.
+
+    Garbage input (a binary file, a million parentheses) would otherwise produce a diagnostic per
+    byte, which no one reads and which slows the editor down.
+    """
+    counts: dict[str, int] = {}
+    kept: list[Diagnostic] = []
+    last: dict[str, Diagnostic] = {}
+    for diagnostic in diagnostics:
+        seen = counts.get(diagnostic.code, 0) + 1
+        counts[diagnostic.code] = seen
+        if seen <= limit:
+            kept.append(diagnostic)
+        last[diagnostic.code] = diagnostic
+    for code, seen in counts.items():
+        if seen > limit:
+            at = last[code].span
+            kept.append(
+                make(
+                    code,
+                    f"{seen - limit} more `{code}` problems like the ones above are not listed.",
+                    Span(at.end, at.end),
+                )
+            )
+    return kept

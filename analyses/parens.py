@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from .diagnostics import Diagnostic, make
 from .lexer import COLON_WORD, LPAR, RPAR, Token
-from .spans import Span
+from .spans import LineIndex, Span
 
 SECTION_KEYWORDS = frozenset(
     ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
@@ -32,17 +32,27 @@ class _Opener:
         self.indent = indent
 
 
-def _line_info(text: str, offset: int) -> tuple[bool, int]:
-    """Whether the token at ``offset`` is the first on its line, and its column."""
-    line_start = text.rfind("\n", 0, offset) + 1
-    prefix = text[line_start:offset]
-    return (not prefix.strip(), offset - line_start)
+def _line_info(tokens: list[Token], index: int, lines: LineIndex) -> tuple[bool, int]:
+    """Whether ``tokens[index]`` is the first token on its line, and its column.
+
+    Only tokens are compared (a comment runs to the end of its line, so nothing significant can
+    precede a token on its line unnoticed): constant time even on a single line of a million
+    characters.
+    """
+    offset = tokens[index].start
+    line_start = lines.line_start(lines.line_of(offset))
+    first = index == 0 or tokens[index - 1].end <= line_start
+    return first, offset - line_start
 
 
-def _describe(opener: _Opener, text: str) -> str:
+def _describe(opener: _Opener, lines: LineIndex) -> str:
     head = f"`({opener.head}`" if opener.head else "`(`"
-    line = text.count("\n", 0, opener.token.start) + 1
-    return f"{head} on line {line}"
+    return f"{head} on line {lines.line_of(opener.token.start) + 1}"
+
+
+MAX_UNCLOSED_REPORTED = 50
+"""Past this many, unclosed (or stray) parentheses are summed up in one diagnostic: a file of a million `(` is
+not PDDL, and a million diagnostics would only bury the editor."""
 
 
 def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
@@ -53,14 +63,21 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
     diagnostics: list[Diagnostic] = []
     stack: list[_Opener] = []
 
+    lines = LineIndex(text)
+    unclosed = strays = 0
+
     def close(reason: str) -> None:
+        nonlocal unclosed
         opener = stack.pop()
         at = out[-1].end if out else 0
         out.append(Token(RPAR, ")", at, at))
+        unclosed += 1
+        if unclosed > MAX_UNCLOSED_REPORTED:
+            return
         diagnostics.append(
             make(
                 "unclosed-paren",
-                f"{_describe(opener, text)} is not closed: add `)` {reason}.",
+                f"{_describe(opener, lines)} is not closed: add `)` {reason}.",
                 Span(opener.token.start, opener.token.end),
                 related=(),
                 data=(("insert", str(at)),),
@@ -78,7 +95,7 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
         diagnostics.append(
             make(
                 "unexpected-close-paren",
-                f"This `)` closes {_describe(section, text)} but {why}: remove it.",
+                f"This `)` closes {_describe(section, lines)} but {why}: remove it.",
                 Span(extra.start, extra.end),
             )
         )
@@ -100,7 +117,7 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
                     close(f"before `({head}` (a section must sit directly inside `(define`)")
                     budget -= 1
             elif budget > 0 and len(stack) > 1:
-                first, indent = _line_info(text, token.start)
+                first, indent = _line_info(tokens, index, lines)
                 while (
                     first
                     and budget > 0
@@ -110,12 +127,14 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
                 ):
                     close("before this line (its indentation says the form ended)")
                     budget -= 1
-            first, indent = _line_info(text, token.start)
+            first, indent = _line_info(tokens, index, lines)
             stack.append(_Opener(token, head, first, indent))
             out.append(token)
         elif kind == RPAR:
             if not stack:
-                diagnostics.append(stray_close_paren(token))
+                strays += 1
+                if strays <= MAX_UNCLOSED_REPORTED:
+                    diagnostics.append(stray_close_paren(token))
                 continue
             if len(stack) == 1 and _more_sections_follow(tokens, index):
                 diagnostics.append(
@@ -144,6 +163,34 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
             out.append(token)
     while stack:
         close("at the end of the file" if len(stack) == 1 else "where the form ends")
+    if strays > MAX_UNCLOSED_REPORTED:
+        diagnostics.append(
+            make(
+                "unexpected-close-paren",
+                f"{strays - MAX_UNCLOSED_REPORTED} more `)` close nothing (only the first "
+                f"{MAX_UNCLOSED_REPORTED} are listed).",
+                Span(len(text), len(text)),
+            )
+        )
+    if strays > MAX_UNCLOSED_REPORTED:
+        diagnostics.append(
+            make(
+                "unexpected-close-paren",
+                f"{strays - MAX_UNCLOSED_REPORTED} more `)` close nothing (only the first "
+                f"{MAX_UNCLOSED_REPORTED} are listed).",
+                Span(len(text), len(text)),
+            )
+        )
+    if unclosed > MAX_UNCLOSED_REPORTED:
+        end = len(text)
+        diagnostics.append(
+            make(
+                "unclosed-paren",
+                f"{unclosed - MAX_UNCLOSED_REPORTED} more `(` are not closed (only the first "
+                f"{MAX_UNCLOSED_REPORTED} are listed).",
+                Span(end, end),
+            )
+        )
     return out, diagnostics
 
 

@@ -15,7 +15,7 @@ from typing import Any
 from lark import Transformer
 
 from .build_model import numeric
-from .diagnostics import Diagnostic, make
+from .diagnostics import Diagnostic, capped, make
 from .gc_pause import gc_paused
 from .lalr import Tables, build_tables, parse
 from .lexer import BAD, LPAR, RPAR, Token, invalid_characters, lex_plan
@@ -83,6 +83,7 @@ def _parse_plan(text: str) -> PlanParse:
     tokens = _balance_lines(tokens, text, diagnostics)
     steps, syntax = parse(tokens, _tables(), len(text)) if tokens else ((), [])
     diagnostics.extend(syntax)
+    diagnostics = capped(diagnostics)
     diagnostics.sort(key=lambda d: d.span)
     cost = numeric(cost_token) if cost_token is not None else None
     end = tokens[-1].end if tokens else 0
@@ -93,8 +94,11 @@ def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]
     """A step never spans lines in practice: close a step left open at the end of its line."""
     out: list[Token] = []
     open_token: Token | None = None
+    previous_end = 0
     for token in tokens:
-        if open_token is not None and token.kind != RPAR and "\n" in text[out[-1].end : token.start]:
+        on_new_line = "\n" in text[previous_end : token.start]
+        previous_end = token.end
+        if open_token is not None and token.kind != RPAR and on_new_line:
             _close(open_token, out, diagnostics)
             open_token = None
         if token.kind == LPAR:

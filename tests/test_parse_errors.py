@@ -237,3 +237,21 @@ def test_several_broken_plan_lines_each_lose_only_themselves() -> None:
     assert [(s.action.key, [a.key for a in s.args]) for s in parsed.plan.steps] == [
         ("a", []), ("b", ["x"]), ("c", []), ("d", ["y"]), ("e", []),
     ]
+
+
+def test_a_flood_of_unclosed_or_stray_parens_is_summed_up() -> None:
+    opens = parse_pddl("(" * 5000).diagnostics
+    unclosed = [d for d in opens if d.code == "unclosed-paren"]
+    assert len(unclosed) == 51
+    assert unclosed[-1].message.startswith("4950 more `(` are not closed")
+    closes = parse_pddl("(define (domain d))" + ")" * 5000).diagnostics
+    strays = [d for d in closes if d.code == "unexpected-close-paren"]
+    assert len(strays) == 51 and strays[-1].message.startswith("4950 more `)` close nothing")
+
+
+def test_a_flood_of_broken_plan_lines_is_summed_up() -> None:
+    text = ")" * 500 + "\n(move a b)\n"
+    parsed = parse_plan(text)
+    strays = [d for d in parsed.diagnostics if d.code == "unexpected-close-paren"]
+    assert len(strays) == 101 and strays[-1].message.startswith("400 more `unexpected-close-paren`")
+    assert parsed.plan is not None and [s.action.key for s in parsed.plan.steps] == ["move"]
