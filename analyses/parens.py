@@ -53,6 +53,7 @@ def _describe(opener: _Opener, lines: LineIndex) -> str:
 MAX_UNCLOSED_REPORTED = 50
 """Past this many, unclosed (or stray) parentheses are summed up in one diagnostic: a file of a million `(` is
 not PDDL, and a million diagnostics would only bury the editor."""
+_ONLY_LISTED = f" (only the first {MAX_UNCLOSED_REPORTED} are listed)."
 
 
 def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
@@ -163,34 +164,15 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
             out.append(token)
     while stack:
         close("at the end of the file" if len(stack) == 1 else "where the form ends")
+    end = Span(len(text), len(text))
     if strays > MAX_UNCLOSED_REPORTED:
+        more = strays - MAX_UNCLOSED_REPORTED
         diagnostics.append(
-            make(
-                "unexpected-close-paren",
-                f"{strays - MAX_UNCLOSED_REPORTED} more `)` close nothing (only the first "
-                f"{MAX_UNCLOSED_REPORTED} are listed).",
-                Span(len(text), len(text)),
-            )
-        )
-    if strays > MAX_UNCLOSED_REPORTED:
-        diagnostics.append(
-            make(
-                "unexpected-close-paren",
-                f"{strays - MAX_UNCLOSED_REPORTED} more `)` close nothing (only the first "
-                f"{MAX_UNCLOSED_REPORTED} are listed).",
-                Span(len(text), len(text)),
-            )
+            make("unexpected-close-paren", f"{more} more `)` close nothing{_ONLY_LISTED}", end)
         )
     if unclosed > MAX_UNCLOSED_REPORTED:
-        end = len(text)
-        diagnostics.append(
-            make(
-                "unclosed-paren",
-                f"{unclosed - MAX_UNCLOSED_REPORTED} more `(` are not closed (only the first "
-                f"{MAX_UNCLOSED_REPORTED} are listed).",
-                Span(end, end),
-            )
-        )
+        more = unclosed - MAX_UNCLOSED_REPORTED
+        diagnostics.append(make("unclosed-paren", f"{more} more `(` are not closed{_ONLY_LISTED}", end))
     return out, diagnostics
 
 
@@ -200,8 +182,11 @@ def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:
     if token.kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS and section.head in ACTION_SECTIONS:
         return f"`{token.text}` after it belongs to that action"
     following = tokens[index + 1] if index + 1 < len(tokens) else None
-    if token.kind == LPAR and following is not None and following.kind != LPAR and (
-        following.text.lower() not in SECTION_KEYWORDS
+    if (
+        token.kind == LPAR
+        and following is not None
+        and following.kind != LPAR
+        and (following.text.lower() not in SECTION_KEYWORDS)
     ):
         return f"`({following.text}` after it is not a section, so it belongs inside"
     return ""
