@@ -43,7 +43,7 @@ class AnalysisOutcome:
     lsp_diagnostics: list[types.Diagnostic]
 
 
-class _CachedAnalyzer(Analyzer):
+class CachedAnalyzer(Analyzer):
     """The core :class:`Analyzer`, parsing through the server's shared :class:`ParseCache`.
 
     One analyzer is built per analysis (it is cheap) because it is bound to that analysis's overlay
@@ -91,7 +91,7 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
         return DocumentSnapshot(request.uri, request.version, path, text, detect_kind(path, text), None,
                                 (diagnostic,))
     try:
-        analyzer = _CachedAnalyzer(request.source, cache, _domain_globs(request))
+        analyzer = CachedAnalyzer(request.source, cache, domain_globs_of(request))
         result = analyzer.lint(path, text=text)
         parsed = analyzer.parse(path, text)
         return DocumentSnapshot(request.uri, request.version, path, text, result.kind, parsed,
@@ -112,7 +112,7 @@ def _failed(request: AnalysisRequest, error: Exception) -> DocumentSnapshot:
                             (diagnostic,))
 
 
-def _domain_globs(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
+def domain_globs_of(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
     """Settings globs made absolute: they are written relative to the workspace folder."""
     root = request.workspace_root
     resolved = []

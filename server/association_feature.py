@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from ..analyses.association import Association, sniff_header
 from ..analyses.documents import FileKind, ParsedDocument, detect_kind
 from ..analyses.sources import DiskSource
-from .analysis import AnalysisRequest, _CachedAnalyzer, _domain_globs
+from .analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of
 from .convert import encoding_name
 from .documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
 
@@ -83,7 +83,7 @@ class AssociationFeature:
         kind = detect_kind(request.path, request.text)
         if kind not in ("problem", "plan") or len(request.text) > request.settings.max_file_chars:
             return _result(kind)
-        analyzer = _CachedAnalyzer(request.source, self._parses, _domain_globs(request))
+        analyzer = CachedAnalyzer(request.source, self._parses, domain_globs_of(request))
         document = parsed if parsed is not None else analyzer.parse(request.path, request.text)
         if document is None:
             return _result(kind)
