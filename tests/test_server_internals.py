@@ -201,7 +201,7 @@ def test_a_crash_inside_the_analysis_becomes_an_internal_error_diagnostic(
     def explode(self: object, path: str, text: str | None = None) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr(analysis._CachedAnalyzer, "lint", explode)
+    monkeypatch.setattr(analysis.CachedAnalyzer, "lint", explode)
     outcome = analyse(_request("/w/d.pddl", "(define (domain d))"), ParseCache())
     (diagnostic,) = outcome.lsp_diagnostics
     assert diagnostic.code == "internal-error"
