@@ -21,6 +21,7 @@ from pygls.lsp.client import LanguageClient as PlainClient
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
+from samples import TINY_DOMAIN
 
 pytestmark = pytest.mark.lsp
 
@@ -91,15 +92,7 @@ async def client(lsp_client: RecordingClient, project: Path):
 
 # --- files ---------------------------------------------------------------------------------------
 
-DOMAIN = """\
-(define (domain tiny)
-  (:requirements :strips)
-  (:predicates (clear ?x) (holding ?x) (handempty))
-  (:action pick
-    :parameters (?x)
-    :precondition (and (clear ?x) (handempty))
-    :effect (and (holding ?x) (not (clear ?x)) (not (handempty)))))
-"""
+DOMAIN = TINY_DOMAIN
 
 PROBLEM = """\
 (define (problem one)

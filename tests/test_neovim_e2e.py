@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from samples import TINY_DOMAIN
 
 pytestmark = pytest.mark.lsp
 
@@ -33,15 +34,7 @@ SERVER = [sys.executable, "-m", "plansight", "serve"]
 SCRIPT_TIMEOUT_MS = 30_000  # the Lua script gives up and reports what it saw
 HARD_TIMEOUT_S = 60.0  # and if even that fails, Neovim and the server are killed
 
-DOMAIN = """\
-(define (domain tiny)
-  (:requirements :strips)
-  (:predicates (clear ?x) (holding ?x) (handempty))
-  (:action pick
-    :parameters (?x)
-    :precondition (and (clear ?x) (handempty))
-    :effect (and (holding ?x) (not (clear ?x)) (not (handempty)))))
-"""
+DOMAIN = TINY_DOMAIN
 
 # the planted mistake: `clear` is declared with one parameter in the domain, used with two here
 PROBLEM = """\
