@@ -313,3 +313,19 @@ def test_unknown_format_is_a_usage_error(tmp_path: Path) -> None:
 
     assert completed.returncode == 2
     assert "invalid choice: 'xml'" in completed.stderr
+
+
+def test_a_file_that_is_not_pddl_is_named_and_skipped(tmp_path: Path) -> None:
+    write(tmp_path / "notes.md", "# my planning notes\n")
+    status, report = run_json("notes.md", cwd=tmp_path)
+    [entry] = report["files"]
+    assert entry["kind"] == "unknown"
+    [diagnostic] = entry["diagnostics"]
+    assert diagnostic["code"] == "unknown-file-kind" and diagnostic["severity"] == "warning"
+    assert diagnostic["range"]["start"] == {"line": 0, "character": 0}
+    assert "`notes.md` is neither a PDDL domain or problem" in diagnostic["message"]
+    assert status == 0  # a warning, not an error
+
+    write(tmp_path / "notes.pddl", DOMAIN)  # the same file, as PDDL, is checked (and clean)
+    status, report = run_json("notes.pddl", cwd=tmp_path)
+    assert status == 0 and report["files"][0]["kind"] == "domain" and report["files"][0]["diagnostics"] == []
