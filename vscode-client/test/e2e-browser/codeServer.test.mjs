@@ -182,9 +182,12 @@ test("a planted mistake shows in the Problems view, with its code, on its line",
     assert.match(text, /`clear` takes 1 argument, got 2\./);
     assert.match(text, /wrong-arity/);
     assert.match(text, new RegExp(`\\[Ln ${mistakeLine}, Col ${mistakeColumn}\\]`));
-    // The squiggle in the editor, and the status bar naming the file's kind.
+    // The squiggle in the editor, and the status bar naming the file's kind and the domain it is
+    // checked against (linked here by the plansight.domainGlobs workspace setting).
     await page.locator(".monaco-editor .squiggly-error").first().waitFor({ timeout: 10_000 });
-    await page.locator(".part.statusbar", { hasText: "PDDL problem" }).waitFor({ timeout: 10_000 });
+    await page
+      .locator(".part.statusbar", { hasText: "PDDL problem · blocksworld (blocks.pddl)" })
+      .waitFor({ timeout: 15_000 });
     await page.screenshot({ path: path.join(artifacts, "code-server-problem.png") });
   } catch (error) {
     await page.screenshot({ path: path.join(artifacts, "code-server-failure.png") }).catch(() => undefined);
