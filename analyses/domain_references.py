@@ -179,6 +179,18 @@ class ReferenceChecker:
         self._arguments(atom.predicate, atom.args, decl, scope, owner, durative)
 
     def _function_term(self, term: FunctionTerm, scope: Scope, owner: str, durative: bool) -> None:
+        if term.function.is_variable:  # `(increase ?t 1)`: the grammar lets a variable stand there
+            self._term(term.function, None, scope, owner, durative, None)
+            self.diagnostics.append(
+                make(
+                    "misplaced-construct",
+                    f"`{term.function}` is a variable, but `assign`/`increase`/`decrease`/`scale-up`/"
+                    "`scale-down` change a function: write a function term such as `(total-cost)` or "
+                    f"`(fuel {term.function})`.",
+                    term.function.span,
+                )
+            )
+            return
         key = term.function.key
         decl = self.vocab.functions.get(key)
         if decl is None:

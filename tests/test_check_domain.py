@@ -692,3 +692,25 @@ def test_duplicate_function() -> None:
     found = single(lint(text), "duplicate-declaration")
     assert found.span == at(text, "distance", after="(energy ?r - rover)")
     assert "Function `distance` is already declared" in found.message
+
+
+def test_a_variable_as_the_target_of_a_numeric_effect_is_explained() -> None:
+    text = (
+        "(define (domain d) (:requirements :numeric-fluents :typing) (:types car)\n"
+        "  (:functions (fuel ?c - car))\n"
+        "  (:action refuel :parameters (?t - car) :precondition (> (fuel ?t) 0)\n"
+        "    :effect (increase ?t 1)))\n"
+    )
+    domain = parse_pddl(text).model
+    assert isinstance(domain, Domain)
+    found = check_domain(domain)
+    [misplaced] = only(found, "misplaced-construct")
+    start = text.index("?t 1)")
+    assert misplaced.span == Span(start, start + 2)
+    assert "`?t` is a variable" in misplaced.message and "`(fuel ?t)`" in misplaced.message
+    # not also an "undeclared function `?t`", nor an unused parameter
+    assert only(found, "undeclared-function") == [] and only(found, "unused-parameter") == []
+
+    fixed = parse_pddl(text.replace("(increase ?t 1)", "(increase (fuel ?t) 1)")).model
+    assert isinstance(fixed, Domain)
+    assert only(check_domain(fixed), "misplaced-construct") == []
