@@ -8,7 +8,7 @@ hints need no second walk.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from .diagnostics import Diagnostic, Related, make
@@ -168,15 +168,17 @@ class ReferenceChecker:
             stack.extend((child, here) for child in reversed(children(node)))
 
     def _atom(self, atom: Atom, scope: Scope, owner: str, durative: bool) -> None:
-        key = atom.predicate.key
-        decl = self.vocab.predicates.get(key)
-        if decl is None:
-            self._undeclared_predicate(atom.predicate)
-            for arg in atom.args:
-                self._term(arg, None, scope, owner, durative, None)
-            return
-        self.usage.predicates.add(key)
-        self._arguments(atom.predicate, atom.args, decl, scope, owner, durative)
+        decl = self.vocab.predicates.get(atom.predicate.key)
+        self._application(
+            atom.predicate,
+            atom.args,
+            decl,
+            self.usage.predicates,
+            self._undeclared_predicate,
+            scope,
+            owner,
+            durative,
+        )
 
     def _function_term(self, term: FunctionTerm, scope: Scope, owner: str, durative: bool) -> None:
         if term.function.is_variable:  # `(increase ?t 1)`: the grammar lets a variable stand there
@@ -191,15 +193,37 @@ class ReferenceChecker:
                 )
             )
             return
-        key = term.function.key
-        decl = self.vocab.functions.get(key)
+        decl = self.vocab.functions.get(term.function.key)
+        self._application(
+            term.function,
+            term.args,
+            decl,
+            self.usage.functions,
+            self._undeclared_function,
+            scope,
+            owner,
+            durative,
+        )
+
+    def _application(
+        self,
+        symbol: Name,
+        args: tuple[Name, ...],
+        decl: PredicateDecl | FunctionDecl | None,
+        used: set[str],
+        undeclared: Callable[[Name], None],
+        scope: Scope,
+        owner: str,
+        durative: bool,
+    ) -> None:
+        """A predicate or function applied to arguments: declared? then its arity and argument types."""
         if decl is None:
-            self._undeclared_function(term.function)
-            for arg in term.args:
+            undeclared(symbol)
+            for arg in args:
                 self._term(arg, None, scope, owner, durative, None)
             return
-        self.usage.functions.add(key)
-        self._arguments(term.function, term.args, decl, scope, owner, durative)
+        used.add(symbol.key)
+        self._arguments(symbol, args, decl, scope, owner, durative)
 
     def _arguments(
         self,
