@@ -114,9 +114,12 @@ def _failed(request: AnalysisRequest, error: Exception) -> DocumentSnapshot:
 
 def domain_globs_of(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
     """Settings globs made absolute: they are written relative to the workspace folder."""
-    root = request.workspace_root
+    return domain_globs_of_settings(request.settings, request.workspace_root)
+
+
+def domain_globs_of_settings(settings: Settings, root: str | None) -> tuple[tuple[str, str], ...]:
     resolved = []
-    for entry in request.settings.domain_globs:
+    for entry in settings.domain_globs:
         glob, domain = entry.glob, entry.domain
         if root is not None:
             if not os.path.isabs(glob):

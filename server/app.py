@@ -21,6 +21,7 @@ from .. import __version__
 from .association_feature import AssociationFeature
 from .diagnostics_feature import DiagnosticsFeature
 from .documents import DocumentStore, uri_to_path
+from .feature_hub import FeatureHub
 from .settings import SECTION, Settings, read_settings, section_of
 
 logger = logging.getLogger(__name__)
@@ -36,6 +37,7 @@ class PlansightServer(LanguageServer):
         self.documents = DocumentStore()
         self.diagnostics = DiagnosticsFeature(self, self.documents)
         self.association = AssociationFeature(self, self.documents)
+        self.hub = FeatureHub()
         self.shutdown_requested = False
         self._background: set[asyncio.Task[None]] = set()
 
@@ -82,6 +84,8 @@ def create_server() -> PlansightServer:
     server = PlansightServer()
     server.diagnostics.register()
     server.association.register()
+    # Feature modules add their providers to server.hub here, before the hub installs its handlers.
+    server.hub.register(server)
 
     @server.feature(types.INITIALIZE)
     def initialize(params: types.InitializeParams) -> None:

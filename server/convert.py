@@ -18,6 +18,7 @@ from pygls.uris import from_fs_path
 
 from ..analyses.diagnostics import Diagnostic, Severity, Tag
 from ..analyses.spans import LineIndex, Span
+from ..analyses.spans import Position as SpanPosition
 
 SOURCE = "plansight"
 
@@ -64,6 +65,22 @@ class RangeMapper:
 
     def range(self, span: Span) -> types.Range:
         return types.Range(start=self.position(span.start), end=self.position(span.end))
+
+    def offset(self, position: types.Position) -> int:
+        """The code-point offset of a client position; past a line's end clamps to the line's end."""
+        if self._encoding == UTF16:
+            return self._index.offset(SpanPosition(position.line, position.character))
+        if position.line >= self._index.line_count:
+            return len(self._text)
+        line = max(position.line, 0)
+        start, end = self._index.line_start(line), self._index.line_end(line)
+        if self._encoding == UTF8:
+            encoded = self._text[start:end].encode("utf-8")[:max(position.character, 0)]
+            return start + len(encoded.decode("utf-8", "ignore"))
+        return min(start + max(position.character, 0), end)
+
+    def span(self, range_: types.Range) -> Span:
+        return Span(self.offset(range_.start), self.offset(range_.end))
 
 
 def path_to_uri(path: str) -> str:

@@ -94,6 +94,11 @@ class DiagnosticsFeature:
             self.did_change_watched_files(params)
 
     @property
+    def parses(self) -> ParseCache:
+        """The parse cache shared with request handlers (one parse per file text, server-wide)."""
+        return self._parses
+
+    @property
     def busy(self) -> bool:
         """Whether a worker thread is still analysing (used to exit without waiting for it)."""
         return bool(self._in_flight)

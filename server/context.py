@@ -1,0 +1,106 @@
+"""The current text of a document with its parse and its partners, for request handlers.
+
+Diagnostics are published from snapshots computed in the background, but a hover, a completion or a
+code lens is asked about the buffer *as it is now*, possibly before that version's analysis ended.
+:func:`document_context` answers from the current text, parsing through the server's shared
+:class:`~plansight.server.documents.ParseCache` (so the text the diagnostics analysed is not parsed
+twice) and linking partners by the same association rules the diagnostics used.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from ..analyses.association import Association
+from ..analyses.documents import FileKind, ParsedDocument, detect_kind
+from ..analyses.sources import DiskSource
+from .analysis import CachedAnalyzer, domain_globs_of_settings
+from .convert import RangeMapper, encoding_name
+from .documents import OverlaySource, ParseCache, is_file_path, uri_to_path
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+    from .settings import Settings
+
+logger = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True, slots=True)
+class DocumentContext:
+    """One document at its current version, ready for any feature.
+
+    ``domain`` / ``problem`` are the partner files' parses (the document's own parse when it *is*
+    the domain or problem); ``association`` says which rule linked them.
+    """
+
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    kind: FileKind
+    parsed: ParsedDocument
+    domain: ParsedDocument | None
+    problem: ParsedDocument | None
+    association: Association
+    mapper: RangeMapper
+    settings: Settings
+    source: OverlaySource
+    analyzer: CachedAnalyzer
+    """parses any other file (unsaved buffers win), e.g. a ``; @reference`` target"""
+
+    def read_partner(self, path: str) -> ParsedDocument | None:
+        """Parse another file as the editor has it (an unsaved buffer wins over the disk)."""
+        return self.analyzer.parse(path)
+
+
+@dataclass(frozen=True, slots=True)
+class ContextRequest:
+    """What :func:`build_context` needs, captured on the event loop (it reads the live buffers)."""
+
+    uri: str
+    path: str
+    version: int | None
+    text: str
+    source: OverlaySource
+    settings: Settings
+    encoding: str
+    workspace_root: str | None
+
+
+def capture_context(server: PlansightServer, uri: str) -> ContextRequest | None:
+    """Copy what a context needs from the server; call on the event loop, then build anywhere."""
+    store = server.documents
+    source = OverlaySource.of(store.open, DiskSource())
+    doc = store.open.get(uri)
+    path = doc.path if doc is not None else uri_to_path(uri)
+    text = doc.text if doc is not None else source.read(path)
+    if text is None or len(text) > server.settings.max_file_chars:
+        return None
+    return ContextRequest(uri, path, doc.version if doc is not None else None, text, source,
+                          server.settings, encoding_name(server.workspace.position_encoding),
+                          server.workspace_root)
+
+
+def build_context(request: ContextRequest, parses: ParseCache) -> DocumentContext | None:
+    """Parse and link; safe in a worker thread (it touches only ``request`` and the cache)."""
+    analyzer = CachedAnalyzer(request.source, parses,
+                              domain_globs_of_settings(request.settings, request.workspace_root))
+    parsed = analyzer.parse(request.path, request.text)
+    if parsed is None:
+        return None
+    association = Association()
+    if parsed.kind in ("problem", "plan") and (is_file_path(request.path) or parsed.directives):
+        try:
+            association = analyzer.associate(parsed)
+        except Exception:  # linking is best effort here; the diagnostics report its failures
+            logger.exception("linking partners of %s failed", request.uri)
+    domain = parsed if parsed.kind == "domain" else association.domain
+    problem = parsed if parsed.kind == "problem" else association.problem
+    return DocumentContext(
+        uri=request.uri, path=request.path, version=request.version, text=request.text,
+        kind=parsed.kind if parsed.kind != "unknown" else detect_kind(request.path, request.text),
+        parsed=parsed, domain=domain, problem=problem, association=association,
+        mapper=RangeMapper(request.text, request.encoding), settings=request.settings,
+        source=request.source, analyzer=analyzer)
