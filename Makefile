@@ -16,10 +16,12 @@ $(BIN)/python:
 	$(BIN)/python -m pip install --quiet --upgrade pip
 
 setup: $(BIN)/python
+	sh scripts/install-wordnet.sh
 	$(BIN)/python -m pip install --quiet -e .
 
 setup-test: $(BIN)/python
 	sh tests/editors/install-neovim.sh
+	sh scripts/install-wordnet.sh --required
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python tests/fetch_corpus.py
 

@@ -1,15 +1,20 @@
-"""Static checks of a plan: every step must name a domain action with the right number of arguments,
-each a declared object of a compatible type. These are the "hallucination" failures of LLM-written
-plans; whether the steps are executable is for the simulator to say.
+"""Checks of a plan: statically, every step must name a domain action with the right number of
+arguments, each a declared object of a compatible type (the "hallucination" failures of LLM-written
+plans); then :func:`simulation_diagnostics` turns the simulator's verdict (analyses/simulate.py) into
+diagnostics: where the plan breaks and why, what is never reached, which goals do not hold.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from .argument_checks import ObjectTable, Signatures, arity_message, fits, mismatch_message, swapped
-from .diagnostics import Diagnostic, make
+from .diagnostics import Diagnostic, Related, Severity, Tag, make
 from .model import Domain, Name, Plan, PlanStep, Problem, atom_text
+from .semantics import World
+from .simulate import RUNTIME_CATEGORIES, simulate, unparsed_lines
+from .spans import Span
 from .suggest import suffix
 from .vocabulary import vocabulary
 
@@ -89,3 +94,78 @@ def _undeclared(arg: Name, objects: ObjectTable) -> Diagnostic:
         f"{objects.suggestion(arg.display)}",
         arg.span,
     )
+
+
+UNREACHED_LISTED = 1000
+"""Unreached steps greyed one by one; past this, one diagnostic covers the rest (a 100,000-step plan
+must not send 100,000 diagnostics to the editor)."""
+GOALS_LISTED = 10
+
+
+def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domain: Domain | None,
+                           earlier: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
+    """What simulating the plan tells a user, as diagnostics: the first non-executable step (with
+    the reason and its category), the steps never reached, steps that change nothing, the goals
+    that do not hold, or why the plan was not simulated.
+
+    ``earlier`` are the diagnostics already found (syntax, static checks): a line that did not parse
+    is a step that stops the simulation there, and a step that stops it for a reason a static check
+    already reported (unknown action, arity, unknown object, type) gets no second diagnostic.
+    """
+    if problem is None or domain is None:
+        return []
+    steps = unparsed_lines(text, plan, earlier)
+    world = World.build(domain, problem)
+    result = simulate(domain, problem, steps, world=world)
+    if result.skipped_reason is not None:
+        at = steps[0].span if steps else Span(0, 0)
+        return [make("simulation-skipped",
+                     f"The plan is not simulated: {result.skipped_reason}, which the simulator does not "
+                     "model (it covers STRIPS and ADL: typing, negation, equality, quantifiers, conditional "
+                     "effects, action costs). The other checks still ran.",
+                     at)]
+    failure = result.failure
+    if failure is not None and failure.category not in RUNTIME_CATEGORIES:
+        return []  # the syntax or static check at this step already says what is wrong
+    out: list[Diagnostic] = []
+    for index in result.redundant:
+        step = result.trace[index]
+        out.append(make("redundant-step",
+                        f"Step {index + 1} {step.action} changes nothing: everything it adds already holds "
+                        "and it deletes nothing that holds. Remove it.", step.span))
+    if failure is not None:
+        related = tuple(
+            Related(f"{m.text} stopped holding after this step", result.trace[m.stopped_after].span)
+            for m in failure.unsatisfied if m.stopped_after is not None)
+        out.append(make("step-not-executable", failure.message, failure.span, related=related,
+                        data=(("category", failure.category), ("index", str(failure.index)))))
+        unreached = list(result.unreached)
+        for index in unreached[:UNREACHED_LISTED]:
+            out.append(make("unreached-step", f"Not reached: the plan stops at step {failure.index + 1}.",
+                            steps[index].span, tags=(Tag.UNNECESSARY,)))
+        if len(unreached) > UNREACHED_LISTED:
+            rest = Span(steps[unreached[UNREACHED_LISTED]].span.start, steps[unreached[-1]].span.end)
+            more = len(unreached) - UNREACHED_LISTED
+            out.append(make("unreached-step", f"Not reached ({more} more steps): the plan stops at step "
+                            f"{failure.index + 1}.", rest, tags=(Tag.UNNECESSARY,)))
+    goals = result.goals
+    if goals.unsatisfied:
+        total = len(goals.satisfied) + len(goals.unsatisfied)
+        listed = " ".join(goals.unsatisfied[:GOALS_LISTED])
+        if len(goals.unsatisfied) > GOALS_LISTED:
+            listed += f" and {len(goals.unsatisfied) - GOALS_LISTED} more"
+        where = (f"Where the plan stops (before step {failure.index + 1})" if failure is not None
+                 else "After the last step")
+        verb = "does" if len(goals.unsatisfied) == 1 else "do"
+        message = f"{where}, {len(goals.unsatisfied)} of {total} goals {verb} not hold: {listed}."
+        if failure is None:
+            message += " The plan is executable but does not reach the goal: steps are missing."
+        at = steps[-1].span if steps else _end_of(text)
+        out.append(make("goal-not-satisfied", message, at,
+                        severity=Severity.WARNING if failure is not None else None))
+    return out
+
+
+def _end_of(text: str) -> Span:
+    end = len(text.rstrip())
+    return Span(end, end)

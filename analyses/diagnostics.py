@@ -115,11 +115,50 @@ CODES: dict[str, CodeInfo] = _catalogue(
     # --- plan -----------------------------------------------------------------------------------
     ("unknown-action", E, "A plan step names an action the domain does not declare."),
     ("missing-problem", INFO, "No problem could be associated with the plan, so only its syntax is checked."),
+    # --- plan simulation (analyses/simulate.py) ---------------------------------------------------
+    (
+        "step-not-executable",
+        E,
+        "The first plan step that cannot be executed; the message names the false atoms and the category.",
+    ),
+    ("unreached-step", H, "A step after the first non-executable one: the simulation never reaches it."),
+    ("redundant-step", W, "An executable step that changes nothing (everything it adds already holds)."),
+    ("goal-not-satisfied", E, "Goals that do not hold after the plan (a warning when the plan stops early)."),
+    (
+        "simulation-skipped",
+        INFO,
+        "The plan is not simulated: the domain uses a construct the simulator does not model.",
+    ),
     # --- files and links (association, lint orchestration) ----------------------------------------
     ("broken-link", E, "A `; @domain` / `; @problem` link or setting points at an unusable file."),
     ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from its linked domain's name."),
     ("unreadable-file", E, "The file could not be read (missing, a folder, denied, binary, too large)."),
     ("internal-error", E, "plansight itself failed on this file (a bug); the other checks still ran."),
+    # --- LTL goals (.ltl; seed 002's error categories) ----------------------------------------------
+    (
+        "hallucinated-predicate",
+        E,
+        "An LTL atom names neither a predicate nor an action of the domain (EAI: hallucination error).",
+    ),
+    (
+        "hallucinated-object",
+        E,
+        "An LTL argument is neither a quantified variable nor an object or constant (EAI: hallucination).",
+    ),
+    ("argument-count", E, "An LTL atom has the wrong number of arguments (EAI: argument-number error)."),
+    ("ltl-type-mismatch", W, "An LTL argument's type does not fit the parameter: the atom can never hold."),
+    ("quantifier-range", H, "The objects a quantified LTL variable ranges over, narrowed by its typed uses."),
+    # --- equivalence with a reference problem (`; @reference`, seed 000) ---------------------------
+    (
+        "not-equivalent",
+        W,
+        "The problem is not equivalent to its reference problem; the message says what differs.",
+    ),
+    (
+        "equivalence-unknown",
+        INFO,
+        "Equivalence with the reference could not be decided (budget, unusable reference); says why.",
+    ),
     # --- editor (language server) ------------------------------------------------------------------
     ("file-too-large", INFO, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
 )

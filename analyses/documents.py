@@ -11,13 +11,16 @@ from pathlib import PurePath
 from typing import Literal
 
 from .diagnostics import Diagnostic
+from .ltl_model import LtlGoal
 from .model import Domain, Plan, Problem
+from .parse_ltl import parse_ltl
 from .parse_pddl import parse_pddl
 from .parse_plan import parse_plan
 from .spans import Span
 
-FileKind = Literal["domain", "problem", "plan", "unknown"]
+FileKind = Literal["domain", "problem", "plan", "ltl", "unknown"]
 PLAN_SUFFIXES = frozenset({".plan", ".soln", ".sol", ".txt"})
+LTL_SUFFIXES = frozenset({".ltl"})
 PDDL_SUFFIXES = frozenset({".pddl"})
 
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
@@ -44,6 +47,8 @@ class ParsedDocument:
     model: Domain | Problem | Plan | None
     diagnostics: tuple[Diagnostic, ...]
     directives: tuple[Directive, ...]
+    ltl_goal: LtlGoal | None = None
+    """The formula of an ``.ltl`` file (kept apart from ``model``, which is PDDL's)."""
 
     @property
     def domain(self) -> Domain | None:
@@ -57,13 +62,19 @@ class ParsedDocument:
     def plan(self) -> Plan | None:
         return self.model if isinstance(self.model, Plan) else None
 
+    @property
+    def ltl(self) -> LtlGoal | None:
+        return self.ltl_goal
+
     def directive(self, key: str) -> Directive | None:
         return next((d for d in self.directives if d.key == key), None)
 
 
 def detect_kind(path: str, text: str) -> FileKind:
-    """Plans by extension; domains and problems by their ``(define (domain|problem`` header."""
+    """Plans and LTL goals by extension; domains and problems by their ``(define (domain|problem`` header."""
     suffix = PurePath(path).suffix.lower()
+    if suffix in LTL_SUFFIXES:
+        return "ltl"
     match = _DEFINE.search(text, 0, 1 << 16)
     if match is not None:
         return "domain" if match.group(1).lower() == "domain" else "problem"
@@ -101,6 +112,9 @@ def parse_document(path: str, text: str) -> ParsedDocument:
         return ParsedDocument(path, text, kind, parsed_plan.plan, parsed_plan.diagnostics, found)
     if kind == "unknown":
         return ParsedDocument(path, text, kind, None, (), found)
+    if kind == "ltl":
+        parsed_ltl = parse_ltl(text)
+        return ParsedDocument(path, text, kind, None, parsed_ltl.diagnostics, found, parsed_ltl.goal)
     parsed = parse_pddl(text)
     model = parsed.model
     if model is not None:

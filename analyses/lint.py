@@ -18,11 +18,13 @@ from typing import TypeVar
 
 from .association import Association, Associator, first_line_span, sniff_header
 from .check_domain import check_domain
-from .check_plan import check_plan
+from .check_ltl import check_ltl
+from .check_plan import check_plan, simulation_diagnostics
 from .check_problem import check_problem
 from .diagnostics import Diagnostic, Severity, make
 from .documents import FileKind, ParsedDocument, parse_document
 from .gc_pause import gc_paused
+from .ltl_links import associate_ltl, link_diagnostics
 from .sources import DiskSource, ExplainsFailures, FileSource, MemorySource
 from .spans import Span
 
@@ -38,7 +40,7 @@ __all__ = [
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
-LINTED_SUFFIXES = (".pddl", ".plan", ".soln", ".sol")
+LINTED_SUFFIXES = (".pddl", ".plan", ".soln", ".sol", ".ltl")
 SKIPPED_FOLDERS = frozenset({"node_modules", "__pycache__", "venv", "site-packages"})
 _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFORMATION: 2, Severity.HINT: 3}
 
@@ -59,6 +61,12 @@ class Analyzer:
     ``domain_globs`` are (glob, domain path) pairs from the editor's settings, tried after directives
     and before the folder conventions.
     """
+
+    reference_globs: Sequence[tuple[str, str]] = ()
+    """(glob, reference problem) pairs from the editor's ``referenceGlobs`` (absolute paths); a
+    problem linked to a reference, by these or a ``; @reference`` line, is checked for equivalence."""
+    equivalence_budget: tuple[int, float] = (200_000, 10.0)
+    """(states, seconds) the exact search may spend on a domain without rules."""
 
     def __init__(self, source: FileSource, domain_globs: Sequence[tuple[str, str]] = (),
                  cache_size: int = 512) -> None:
@@ -94,6 +102,8 @@ class Analyzer:
             return self._associator.for_problem(document, domain)
         if document.kind == "plan":
             return self._associator.for_plan(document, domain, problem)
+        if document.kind == "ltl":
+            return associate_ltl(self._associator, document, domain, problem)
         return Association()
 
     def lint(self, path: str, text: str | None = None, domain: str | None = None,
@@ -124,7 +134,7 @@ class Analyzer:
                 "`(define (problem ...`) nor a plan (`.plan`, `.soln`, `.sol`, `.txt`), "
                 "so it is not checked.",
                 first_line_span(text)))
-        elif document.kind in ("problem", "plan"):
+        elif document.kind in ("problem", "plan", "ltl"):
             found = _guarded("linking partner files", path, text, diagnostics,
                              lambda: self.associate(document, domain, problem))
             if found is not None:
@@ -145,13 +155,34 @@ class Analyzer:
             return _guarded("check_domain", path, text, diagnostics, lambda: check_domain(model_domain)) or []
         if document.problem is not None:
             model_problem = document.problem
-            return _guarded("check_problem", path, text, diagnostics,
-                            lambda: check_problem(model_problem, linked_domain)) or []
+            found = _guarded("check_problem", path, text, diagnostics,
+                             lambda: check_problem(model_problem, linked_domain)) or []
+            if not any(d.severity == Severity.ERROR for d in (*diagnostics, *found)):
+                found += _guarded("comparing with the reference problem", path, text, diagnostics,
+                                  lambda: self._equivalence(document)) or []
+            return found
         if document.plan is not None:
             model_plan = document.plan
-            return _guarded("check_plan", path, text, diagnostics,
-                            lambda: check_plan(model_plan, linked_problem, linked_domain)) or []
+            static = _guarded("check_plan", path, text, diagnostics,
+                              lambda: check_plan(model_plan, linked_problem, linked_domain)) or []
+            return static + (_guarded("simulating", path, text, diagnostics, lambda: simulation_diagnostics(
+                text, model_plan, linked_problem, linked_domain, (*diagnostics, *static))) or [])
+        if document.ltl is not None:
+            formula = document.ltl.formula
+            return _guarded("check_ltl", path, text, diagnostics, lambda: [
+                *check_ltl(formula, linked_domain, linked_problem),
+                *link_diagnostics(document, self.source, self.parse)]) or []
         return []
+
+    def _equivalence(self, document: ParsedDocument) -> list[Diagnostic]:
+        from .references import find_reference
+
+        if find_reference(document, self.reference_globs) is None:
+            return []
+        from .equivalence_lint import equivalence_diagnostics, lint_budget  # networkx only when needed
+
+        budget = lint_budget(*self.equivalence_budget)
+        return equivalence_diagnostics(self, document, self.reference_globs, budget)
 
     def _unreadable(self, path: str) -> Diagnostic:
         reason = self.source.failure(path) if isinstance(self.source, ExplainsFailures) else (

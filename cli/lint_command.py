@@ -40,6 +40,9 @@ def add_lint_parser(sub: Any) -> None:
                       help="report only diagnostics at least this severe (default: hint, i.e. all)")
     lint.add_argument("--fail-on", choices=("error", "warning"), default="error",
                       help="exit with 1 when a diagnostic at least this severe is reported (default: error)")
+    lint.add_argument("--severity-override", action="append", default=[], metavar="CODE=LEVEL",
+                      help="report CODE at LEVEL (error, warning, information, hint) or not at all (off); "
+                           "repeatable, like the editor's plansight.diagnostics.severity setting")
     lint.add_argument("--concise", action="store_true",
                       help="text format: one line per diagnostic, without the source excerpt")
     lint.add_argument("--no-progress", action="store_true", help="never show a progress bar")
@@ -50,11 +53,13 @@ def run_lint(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from plansight.analyses.lint import Analyzer, DiskSource, find_files
+    from plansight.analyses.severity_overrides import apply_severity_overrides
 
     if args.debug:
         logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
                             format="%(levelname)s %(name)s: %(message)s")
-    problems = _usage_problems(args)
+    overrides, problems = _severity_overrides(args.severity_override)
+    problems += _usage_problems(args)
     if problems:
         for problem in problems:
             print(f"plansight lint: error: {problem}", file=sys.stderr)
@@ -65,7 +70,8 @@ def run_lint(args: argparse.Namespace) -> int:
               + ", ".join(args.paths), file=sys.stderr)
         return 2
     analyzer = Analyzer(DiskSource(memoize=True))
-    results = _lint_all(analyzer, files, args)
+    results = [replace(result, diagnostics=apply_severity_overrides(result.diagnostics, overrides))
+               for result in _lint_all(analyzer, files, args)]
     threshold = SEVERITIES.index(args.severity)
     reported = [replace(result, diagnostics=tuple(
         d for d in result.diagnostics if SEVERITIES.index(d.severity.value) <= threshold))
@@ -80,6 +86,23 @@ def run_lint(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     return _exit_code(reported, args.fail_on)
+
+
+def _severity_overrides(flags: Sequence[str]) -> tuple[dict[str, str], list[str]]:
+    """``--severity-override CODE=LEVEL`` flags, checked like ``plansight.diagnostics.severity``."""
+    from plansight.server.settings import severity_override_problem
+
+    overrides: dict[str, str] = {}
+    problems = []
+    for flag in flags:
+        code, equals, level = (part.strip() for part in flag.partition("="))
+        problem = (severity_override_problem(code, level) if equals
+                   else "expected CODE=LEVEL, e.g. unused-parameter=off.")
+        if problem is None:
+            overrides[code] = level.lower()
+        else:
+            problems.append(f"--severity-override {flag}: {problem}")
+    return overrides, problems
 
 
 def _usage_problems(args: argparse.Namespace) -> list[str]:

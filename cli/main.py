@@ -9,7 +9,13 @@ from collections.abc import Sequence
 
 from . import __version__
 from .codes_command import add_codes_parser
+from .equiv_command import add_equiv_parser
+from .evaluate_command import add_evaluate_parser
+from .format_command import add_format_parser
+from .grade_command import add_grade_parser
 from .lint_command import add_lint_parser
+from .ltl_command import add_ltl_parser
+from .plan_command import add_plan_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -24,6 +30,12 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default; accepted for editors)")
 
     add_codes_parser(sub)
+    add_ltl_parser(sub)
+    add_format_parser(sub)
+    add_equiv_parser(sub)
+    add_grade_parser(sub)
+    add_evaluate_parser(sub)
+    add_plan_parser(sub)
     return parser
 
 
@@ -50,6 +62,30 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from .codes_command import run_codes
 
         return run_codes(args)
+    if args.command == "format":
+        from .format_command import run_format
+
+        return run_format(args)
+    if args.command == "ltl":
+        from .ltl_command import run_ltl
+
+        return run_ltl(args)
+    if args.command == "grade":
+        from .grade_command import run_grade
+
+        return run_grade(args)
+    if args.command == "equiv":
+        from .equiv_command import run_equiv
+
+        return run_equiv(args)
+    if args.command == "evaluate":
+        from .evaluate_command import run_evaluate
+
+        return run_evaluate(args)
+    if args.command == "plan":
+        from .plan_command import run_plan
+
+        return run_plan(args)
     if args.command == "serve":
         from .server_command import run_serve
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -16,6 +17,7 @@ from lsprotocol import types
 from ..analyses.diagnostics import Diagnostic, make
 from ..analyses.documents import ParsedDocument, detect_kind
 from ..analyses.lint import Analyzer
+from ..analyses.severity_overrides import apply_severity_overrides
 from ..analyses.sources import FileSource
 from ..analyses.spans import Span
 from .convert import to_lsp_diagnostics
@@ -94,8 +96,9 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
         analyzer = CachedAnalyzer(request.source, cache, domain_globs_of(request))
         result = analyzer.lint(path, text=text)
         parsed = analyzer.parse(path, text)
+        diagnostics = apply_severity_overrides(result.diagnostics, request.settings.severity_overrides)
         return DocumentSnapshot(request.uri, request.version, path, text, result.kind, parsed,
-                                tuple(result.diagnostics), result.domain_path, result.problem_path)
+                                diagnostics, result.domain_path, result.problem_path)
     except Exception as error:
         logger.exception("analysing %s (version %s) failed", request.uri, request.version)
         return _failed(request, error)
@@ -118,13 +121,28 @@ def domain_globs_of(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
 
 
 def domain_globs_of_settings(settings: Settings, root: str | None) -> tuple[tuple[str, str], ...]:
+    return resolve_globs(((entry.glob, entry.domain) for entry in settings.domain_globs), root)
+
+
+def reference_globs_of_settings(settings: Settings, root: str | None) -> tuple[tuple[str, str], ...]:
+    """``plansight.referenceGlobs`` made absolute, for ``analyses.references.find_reference``."""
+    return resolve_globs(((entry.glob, entry.reference) for entry in settings.reference_globs), root)
+
+
+def reference_plan_globs_of_settings(settings: Settings, root: str | None) -> tuple[tuple[str, str], ...]:
+    """``plansight.referencePlanGlobs`` made absolute (``{stem}`` kept), for ``find_reference_plan``."""
+    pairs = ((entry.glob, entry.reference_plan) for entry in settings.reference_plan_globs)
+    return resolve_globs(pairs, root)
+
+
+def resolve_globs(pairs: Iterable[tuple[str, str]], root: str | None) -> tuple[tuple[str, str], ...]:
+    """Settings' ``(glob, target)`` pairs with both made absolute against the workspace folder."""
     resolved = []
-    for entry in settings.domain_globs:
-        glob, domain = entry.glob, entry.domain
+    for glob, target in pairs:
         if root is not None:
             if not os.path.isabs(glob):
                 glob = os.path.join(root, glob)
-            if not os.path.isabs(domain):
-                domain = os.path.join(root, domain)
-        resolved.append((glob, os.path.normpath(domain) if is_file_path(domain) else domain))
+            if not os.path.isabs(target):
+                target = os.path.join(root, target)
+        resolved.append((glob, os.path.normpath(target) if is_file_path(target) else target))
     return tuple(resolved)

@@ -19,10 +19,26 @@ from pygls.lsp.server import LanguageServer
 
 from .. import __version__
 from .association_feature import AssociationFeature
+from .code_actions_feature import CodeActionsFeature
+from .completion_feature import CompletionFeature
 from .diagnostics_feature import DiagnosticsFeature
 from .documents import DocumentStore, uri_to_path
+from .equivalence_feature import EquivalenceFeature
 from .feature_hub import FeatureHub
+from .folding_feature import FoldingFeature
+from .formatting_feature import FormattingFeature
+from .hover_feature import HoverFeature
+from .links_feature import LinksFeature
+from .ltl_feature import LtlFeature
+from .navigation_feature import NavigationFeature
+from .object_types_feature import ObjectTypesFeature
+from .plan_feature import PlanFeature
+from .plan_repair_feature import PlanRepairFeature
+from .rename_feature import RenameFeature
+from .semantic_tokens_feature import SemanticTokensFeature
 from .settings import SECTION, Settings, read_settings, section_of
+from .signature_feature import SignatureFeature
+from .symbols_feature import SymbolsFeature
 
 logger = logging.getLogger(__name__)
 
@@ -85,6 +101,22 @@ def create_server() -> PlansightServer:
     server.diagnostics.register()
     server.association.register()
     # Feature modules add their providers to server.hub here, before the hub installs its handlers.
+    PlanFeature(server).register()
+    PlanRepairFeature(server).register()
+    HoverFeature(server).register()  # after the more specific hovers (plan states): it answers on any name
+    NavigationFeature(server).register()
+    EquivalenceFeature(server).register()
+    CompletionFeature(server).register()
+    SignatureFeature(server).register()
+    RenameFeature(server).register()
+    SymbolsFeature(server).register()
+    LinksFeature(server).register()
+    FormattingFeature(server).register()
+    CodeActionsFeature(server).register()
+    FoldingFeature(server).register()
+    SemanticTokensFeature(server).register()
+    ObjectTypesFeature(server).register()
+    LtlFeature(server).register()
     server.hub.register(server)
 
     @server.feature(types.INITIALIZE)

@@ -18,8 +18,15 @@ from typing import TYPE_CHECKING, Any
 
 from ..analyses.association import Association, sniff_header
 from ..analyses.documents import FileKind, ParsedDocument, detect_kind
+from ..analyses.references import ReferenceLink, find_reference, find_reference_plan
 from ..analyses.sources import DiskSource
-from .analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of
+from .analysis import (
+    AnalysisRequest,
+    CachedAnalyzer,
+    domain_globs_of,
+    reference_globs_of_settings,
+    reference_plan_globs_of_settings,
+)
 from .convert import encoding_name
 from .documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
 
@@ -31,7 +38,9 @@ logger = logging.getLogger(__name__)
 ASSOCIATION = "plansight/association"
 
 AssociationResult = dict[str, Any]
-"""``{"kind", "domain": {"path", "name", "how"} | None, "problem": {"path", "how"} | None}``"""
+"""``{"kind", "domain": {"path", "name", "how"} | None, "problem": {"path", "how"} | None,
+"reference": {"path", "how"} | None, "referencePlan": {"path", "how"} | None}``: ``reference`` is a
+problem's reference problem, ``referencePlan`` a plan's ground-truth plan (``analyses/references.py``)."""
 
 
 class AssociationFeature:
@@ -87,7 +96,14 @@ class AssociationFeature:
         document = parsed if parsed is not None else analyzer.parse(request.path, request.text)
         if document is None:
             return _result(kind)
-        return _describe(document.kind, analyzer.associate(document))
+        result = _describe(document.kind, analyzer.associate(document))
+        settings, root = request.settings, request.workspace_root
+        if document.kind == "problem":
+            result["reference"] = _link(find_reference(document, reference_globs_of_settings(settings, root)))
+        elif document.kind == "plan":
+            result["referencePlan"] = _link(
+                find_reference_plan(document, reference_plan_globs_of_settings(settings, root)))
+        return result
 
 
 def _uri_of(params: Any) -> str | None:
@@ -98,7 +114,11 @@ def _uri_of(params: Any) -> str | None:
 
 def _result(kind: FileKind, domain: dict[str, str | None] | None = None,
             problem: dict[str, str | None] | None = None) -> AssociationResult:
-    return {"kind": kind, "domain": domain, "problem": problem}
+    return {"kind": kind, "domain": domain, "problem": problem, "reference": None, "referencePlan": None}
+
+
+def _link(link: ReferenceLink | None) -> dict[str, str] | None:
+    return None if link is None else {"path": link.path, "how": link.how}
 
 
 def _describe(kind: FileKind, association: Association) -> AssociationResult:

@@ -86,6 +86,8 @@ async def test_a_problem_found_by_its_domain_name_in_the_same_folder(client: Lan
         "kind": "problem",
         "domain": {"path": str(domain), "name": "Tiny", "how": "convention"},
         "problem": None,
+        "reference": None,
+        "referencePlan": None,
     }
 
 
@@ -97,6 +99,8 @@ async def test_a_problem_linked_by_a_domain_directive(client: LanguageClient, pr
         "kind": "problem",
         "domain": {"path": str(linked), "name": "Tiny", "how": "directive"},
         "problem": None,
+        "reference": None,
+        "referencePlan": None,
     }
 
 
@@ -108,20 +112,23 @@ async def test_a_plan_gets_its_problem_and_the_problems_domain(client: LanguageC
         "kind": "plan",
         "domain": {"path": str(domain), "name": "Tiny", "how": "convention"},
         "problem": {"path": str(problem), "how": "convention"},
+        "reference": None,
+        "referencePlan": None,
     }
 
 
 async def test_a_domain_has_a_kind_and_no_partners(client: LanguageClient, project: Path) -> None:
     domain = write(project / "domain.pddl", DOMAIN)
     assert await association(client, open_document(client, domain)) == {
-        "kind": "domain", "domain": None, "problem": None}
+        "kind": "domain", "domain": None, "problem": None, "reference": None, "referencePlan": None}
 
 
 async def test_an_unsaved_directive_counts_and_a_missing_domain_is_null(client: LanguageClient,
                                                                         project: Path) -> None:
     problem = write(project / "p1.pddl", PROBLEM)  # no domain anywhere
     uri = open_document(client, problem)
-    assert await association(client, uri) == {"kind": "problem", "domain": None, "problem": None}
+    assert await association(client, uri) == {"kind": "problem", "domain": None, "problem": None,
+                                              "reference": None, "referencePlan": None}
     linked = write(project / "elsewhere" / "d.pddl", DOMAIN)
     client.text_document_did_change(types.DidChangeTextDocumentParams(
         text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=2),
@@ -129,3 +136,23 @@ async def test_an_unsaved_directive_counts_and_a_missing_domain_is_null(client: 
             text="; @domain elsewhere/d.pddl\n" + PROBLEM)]))
     found = await association(client, uri)
     assert found["domain"] == {"path": str(linked), "name": "Tiny", "how": "directive"}
+
+
+async def test_a_problems_reference_by_directive_and_a_plans_reference_plan_by_setting(
+        client: LanguageClient, project: Path) -> None:
+    write(project / "domain.pddl", DOMAIN)
+    reference = write(project / "reference" / "goal.pddl", PROBLEM)
+    problem = write(project / "students" / "ann.pddl", "; @reference ../reference/goal.pddl\n" + PROBLEM)
+    found = await association(client, open_document(client, problem))
+    assert found["reference"] == {"path": str(reference), "how": "directive"}
+    assert found["referencePlan"] is None
+
+    write(project / "p1.pddl", PROBLEM)
+    plan = write(project / "p1.plan", "(pick a)\n")
+    uri = open_document(client, plan, "pddl-plan")
+    assert (await association(client, uri))["referencePlan"] is None
+    client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"plansight": {
+        "referencePlanGlobs": [{"glob": "*.plan", "referencePlan": "gold/{stem}.soln"}]}}))
+    found = await association(client, uri)
+    assert found["referencePlan"] == {"path": str(project / "gold" / "p1.soln"), "how": "setting"}
+    assert found["reference"] is None

@@ -133,8 +133,12 @@ def test_neovim_shows_the_planted_mistake_and_clears_it_when_fixed(nvim: str, pr
         "code": "wrong-arity", "source": "plansight", "message": diagnostic["message"],
     }]
 
-    # hover (issue 5) goes here, one line, e.g.:
-    # assert "(clear ?x)" in result["hover"]["result"]["contents"]["value"]
+    # hovering `clear` shows its declaration from the domain, through Neovim's own request
+    hover = result["hover"]
+    assert hover["supported"] is True and hover.get("error") is None
+    assert hover["result"]["contents"] == {
+        "kind": "markdown", "value": "**predicate** `clear`\n\n```pddl\n(clear ?x)\n```"}
+    assert hover["result"]["range"] == diagnostic["range"]  # the name `clear`
 
     # the fix went through Neovim's didChange, not the disk: the newer version comes back clean
     edited = result["edited"]

@@ -9,6 +9,14 @@
 # that only some supported Pythons need (`exceptiongroup; python_version < "3.11"` for cattrs on
 # 3.10) are added afterwards until every supported version (3.10 to 3.14) has what it needs.
 #
+# Three dependencies are not bundled, because they have no pure-Python wheel: up-fast-downward (the
+# Fast Downward binary: plan repair), unified-planning (its ConfigSpace/numpy stack) and nltk (the
+# `regex` extension: WordNet similarity). plansight imports them only when a feature needs them and
+# says so when they are missing; installing them into the interpreter the extension uses
+# (`python -m pip install up-fast-downward unified-planning nltk`) turns those features on, since
+# the bundle is put in front of that interpreter's own site-packages, not instead of them. Any other
+# dependency without a pure wheel fails the bundle.
+#
 # Usage: scripts/bundle-python.sh   (PYTHON=... to choose the interpreter that runs pip)
 set -euo pipefail
 
@@ -28,11 +36,36 @@ pure_install() {
     --no-warn-conflicts --target "$libs" --python-version 3.10 --implementation py --abi none \
     --platform any --only-binary=:all: "$@"
 }
-pure_install "$wheels"/plansight-*.whl
+not_bundled=(up-fast-downward unified-planning nltk)
+pure_install --no-deps "$wheels"/plansight-*.whl
+mapfile -t requirements < <("$PYTHON" - "$libs" "${not_bundled[@]}" <<'PY'
+import sys
+from importlib.metadata import distributions
+
+try:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+except ImportError:  # pip always carries a copy
+    from pip._vendor.packaging.requirements import Requirement
+    from pip._vendor.packaging.utils import canonicalize_name
+
+# plansight's own requirements (not its extras), less the ones that are not bundled
+skipped = {canonicalize_name(name) for name in sys.argv[2:]}
+(plansight,) = [d for d in distributions(path=[sys.argv[1]]) if canonicalize_name(d.metadata["Name"]) == "plansight"]
+for line in plansight.requires or ():
+    req = Requirement(line)
+    if req.marker is not None and "extra" in str(req.marker):
+        continue
+    if canonicalize_name(req.name) not in skipped:
+        print(line)
+PY
+)
+echo "not bundled (no pure-Python wheel; optional at run time): ${not_bundled[*]}"
+pure_install "${requirements[@]}"
 
 # Requirements of the bundled distributions that some supported Python needs and the bundle lacks.
 missing_for_supported_pythons() {
-  "$PYTHON" - "$libs" <<'PY'
+  "$PYTHON" - "$libs" "${not_bundled[@]}" <<'PY'
 import sys
 from importlib.metadata import distributions
 
@@ -44,7 +77,7 @@ except ImportError:  # pip always carries a copy
     from pip._vendor.packaging.utils import canonicalize_name
 
 dists = list(distributions(path=[sys.argv[1]]))
-present = {canonicalize_name(d.metadata["Name"]) for d in dists}
+present = {canonicalize_name(d.metadata["Name"]) for d in dists} | {canonicalize_name(n) for n in sys.argv[2:]}
 missing = set()
 for dist in dists:
     for line in dist.requires or ():

@@ -34,10 +34,11 @@ CLIENT_SETTINGS_TS = CLIENT_ROOT / "src" / "serverSettings.ts"
 
 SECTION = server_settings.SECTION
 # The parts of a setting's JSON schema that must agree; descriptions and scope are the extension's.
-SCHEMA_FIELDS = ("type", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items")
+SCHEMA_FIELDS = ("type", "default", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "items",
+                 "enum", "additionalProperties")
 
 Schema = dict[str, dict[str, Any]]
-DESCRIPTIONS = ("description", "markdownDescription")
+DESCRIPTIONS = ("description", "markdownDescription", "enumDescriptions", "markdownEnumDescriptions")
 
 
 def _meaning(value: object) -> object:
@@ -49,47 +50,14 @@ def _meaning(value: object) -> object:
     return value
 
 
-def _string_record_schema(record: type) -> dict[str, Any]:
-    """The JSON schema of a dataclass of strings (``DomainGlob``): every field required, no others."""
-    names = [field.name for field in dataclasses.fields(record)]
-    return {
-        "type": "object",
-        "properties": {name: {"type": "string"} for name in names},
-        "required": names,
-        "additionalProperties": False,
-    }
-
-
 def server_schema() -> Schema:
     """The server's settings as JSON schema fragments, keyed ``plansight.<key>``.
 
-    Defaults and bounds are the server's own values; :func:`behaviour_problems` proves that the keys
-    and bounds written here are the ones ``read_settings`` enforces.
+    Built from the server's own table of keys (``server/settings.py`` ``KEYS``), so defaults and
+    bounds are the server's values; :func:`behaviour_problems` then proves that ``read_settings``
+    really enforces what each fragment says.
     """
-    defaults = server_settings.Settings()
-    return {
-        f"{SECTION}.domainGlobs": {
-            "type": "array",
-            "default": [dataclasses.asdict(entry) for entry in defaults.domain_globs],
-            "items": _string_record_schema(server_settings.DomainGlob),
-        },
-        f"{SECTION}.diagnostics.debounceMs": {
-            "type": "integer",
-            "default": defaults.debounce_ms,
-            "minimum": 0,
-            "maximum": server_settings.MAX_DEBOUNCE_MS,
-        },
-        f"{SECTION}.diagnostics.maxFileSizeMB": {
-            "type": "number",
-            "default": _json_number(defaults.max_file_size_mb),
-            "exclusiveMinimum": 0,
-        },
-    }
-
-
-def _json_number(value: float) -> int | float:
-    """``20.0`` -> ``20``: package.json writes whole numbers without a fraction."""
-    return int(value) if float(value).is_integer() else value
+    return {f"{SECTION}.{key.key}": key.json_schema() for key in server_settings.KEYS}
 
 
 # --- the schema against the server's behaviour ----------------------------------------------------
@@ -126,13 +94,27 @@ def _sample(schema: dict[str, Any]) -> object:
         return schema.get("maximum", schema["default"] + 1)
     if kind == "boolean":
         return not schema["default"]
+    if kind == "object":
+        # a map whose values are constrained: the first allowed value for the first key the server knows
+        return {_known_map_key(): schema["additionalProperties"]["enum"][0]}
+    if "enum" in schema:
+        return next(value for value in schema["enum"] if value != schema["default"])
     return f"{schema['default']}-sample"
+
+
+def _known_map_key() -> str:
+    """A key the server accepts in a map setting (``diagnostics.severity`` maps diagnostic codes)."""
+    return next(iter(server_settings.CODES))
 
 
 def _invalid_values(schema: dict[str, Any]) -> list[object]:
     """Values the schema forbids; the server must refuse each one (with a complaint)."""
     kind = schema["type"]
     values: list[object] = ["not-a-valid-value"] if kind != "string" else [42]
+    if "enum" in schema:
+        values.append("not-one-of-the-choices")
+    if kind == "object":
+        values += [{_known_map_key(): "not-one-of-the-choices"}, {"no-such-key": schema["default"]}]
     if kind in ("integer", "number"):
         if "maximum" in schema:
             values.append(schema["maximum"] + 1)

@@ -19,6 +19,15 @@ export interface AssociationResult {
   kind: "domain" | "problem" | "plan" | "unknown";
   domain: { path: string; name: string | null; how: LinkRule | null } | null;
   problem: { path: string; how: LinkRule | null } | null;
+  /** A problem's reference problem (equivalence, grading); absent from older servers. */
+  reference?: Link | null;
+  /** A plan's ground-truth plan (StV, AQM); absent from older servers. */
+  referencePlan?: Link | null;
+}
+
+export interface Link {
+  path: string;
+  how: LinkRule | null;
 }
 
 /** The part of `LanguageClient` / `ProtocolConnection` the request needs (undefined: no server). */
@@ -48,14 +57,26 @@ export function parseAssociation(raw: unknown): AssociationResult | undefined {
     return undefined;
   }
   const domain = record(answer.domain);
-  const problem = record(answer.problem);
-  return {
+  const result: AssociationResult = {
     kind: answer.kind as AssociationResult["kind"],
     domain: domain && typeof domain.path === "string"
       ? { path: domain.path, name: typeof domain.name === "string" ? domain.name : null, how: rule(domain.how) }
       : null,
-    problem: problem && typeof problem.path === "string" ? { path: problem.path, how: rule(problem.how) } : null,
+    problem: link(answer.problem),
   };
+  // Only a server that knows references answers them; "not said" and "none" differ for the status bar.
+  if ("reference" in answer) {
+    result.reference = link(answer.reference);
+  }
+  if ("referencePlan" in answer) {
+    result.referencePlan = link(answer.referencePlan);
+  }
+  return result;
+}
+
+function link(value: unknown): Link | null {
+  const found = record(value);
+  return found && typeof found.path === "string" ? { path: found.path, how: rule(found.how) } : null;
 }
 
 const KIND_LABEL = { domain: "PDDL domain", problem: "PDDL problem", plan: "PDDL plan", unknown: "PDDL file" };
@@ -70,6 +91,21 @@ function domainRule(how: LinkRule | null, name: string | null): string {
       return "given on the command line";
     case "convention":
       return `found by its (:domain ${name ?? "NAME"}) in the same folder or one above`;
+    default:
+      return "found by an unknown rule";
+  }
+}
+
+function referenceRule(how: LinkRule | null, kind: "problem" | "plan"): string {
+  const directive = kind === "plan" ? "@reference-plan" : "@reference";
+  const setting = kind === "plan" ? "plansight.referencePlanGlobs" : "plansight.referenceGlobs";
+  switch (how) {
+    case "directive":
+      return `linked by ; ${directive}`;
+    case "setting":
+      return `from ${setting}`;
+    case "flag":
+      return "given on the command line";
     default:
       return "found by an unknown rule";
   }
@@ -115,7 +151,15 @@ export function associationStatus(result: AssociationResult): { text: string; to
     parts.push("no domain");
     lines.push("No domain found: only the syntax is checked.");
   }
+  const reference = result.kind === "plan" ? result.referencePlan : result.reference;
+  const what = result.kind === "plan" ? "reference plan" : "reference problem";
+  if (reference) {
+    parts.push(`ref ${path.basename(reference.path)}`);
+    lines.push(`Compared with the ${what} ${reference.path} (${referenceRule(reference.how, result.kind)}).`);
+  } else if (reference === null) {
+    lines.push(`No ${what}: link one to ${result.kind === "plan" ? "score this plan against it" : "check equivalence"}.`);
+  }
   const partner = result.kind === "plan" ? "problem" : "domain";
-  lines.push(`Click to link this file to another ${partner} (adds a ; @${partner} line).`);
+  lines.push(`Click to change the ${partner} or the ${what} (adds a ; @ line at the top).`);
   return { text: parts.join(" · "), tooltip: lines.join("\n") };
 }

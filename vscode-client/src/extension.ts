@@ -5,12 +5,14 @@
  * Everything the user sees about the files (diagnostics, and each feature the server adds later)
  * comes from the server; this file only wires the pieces: the client's lifecycle
  * (`serverController.ts`), how the server is found (`serverLaunch.ts`, `pythonExtension.ts`), its
- * settings (`serverSettings.ts`) and the status-bar item (`statusBar.ts`).
+ * settings (`serverSettings.ts`), the status-bar item (`statusBar.ts`), the link commands
+ * (`linkCommand.ts`) and the commands that run the server's analyses (`commands.ts`).
  */
 import * as vscode from "vscode";
 
 import { type AssociationResult, requestAssociation } from "./association";
-import { linkToPartner, SET_DOMAIN_COMMAND } from "./linkCommand";
+import { FILE_ACTIONS_COMMAND, registerCommands } from "./commands";
+import { linkToPartner, SET_DOMAIN_COMMAND, SET_REFERENCE_COMMAND } from "./linkCommand";
 import { onDidChangeInterpreter } from "./pythonExtension";
 import { ServerController } from "./serverController";
 import { describeLocally, type FileDescriber, FileStatusItem } from "./statusBar";
@@ -33,14 +35,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     const association = await askAssociation(server, document.uri.toString());
     return association && association.kind !== "unknown" ? { ...local, association } : local;
   };
-  const status = new FileStatusItem(describe, SET_DOMAIN_COMMAND);
+  const status = new FileStatusItem(describe, FILE_ACTIONS_COMMAND);
   context.subscriptions.push(
     output,
     server,
     status,
     vscode.commands.registerCommand("plansight.restartServer", () => server.restart()),
     vscode.commands.registerCommand("plansight.showLog", () => output.show(true)),
-    vscode.commands.registerCommand(SET_DOMAIN_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource)),
+    vscode.commands.registerCommand(SET_DOMAIN_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource, "partner")),
+    vscode.commands.registerCommand(SET_REFERENCE_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource, "reference")),
+    ...registerCommands(context, server),
     // New diagnostics mean a new analysis, and maybe a new partner (a directive typed, a domain saved).
     vscode.languages.onDidChangeDiagnostics((event) => {
       const active = vscode.window.activeTextEditor?.document.uri.toString();

@@ -10,7 +10,9 @@
 import * as os from "node:os";
 import * as vscode from "vscode";
 import {
+  type CancellationToken,
   DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
   LanguageClient,
   type LanguageClientOptions,
   type Middleware,
@@ -26,6 +28,7 @@ import {
   MINIMUM_PYTHON,
   type ServerCommand,
 } from "./serverLaunch";
+import { clientCommandFor, type CommandRunner } from "./serverCommands";
 import { buildInitializationOptions, buildServerSettings, SECTION, type SettingReader } from "./serverSettings";
 
 /** The languages the server analyses. LTL joins when the server checks `.ltl` files. */
@@ -47,7 +50,7 @@ function expandPath(configured: string): string {
     .replace(/^~(?=$|[\\/])/, os.homedir());
 }
 
-export class ServerController implements vscode.Disposable {
+export class ServerController implements vscode.Disposable, CommandRunner {
   private client: LanguageClient | undefined;
   /** Serialises start/stop/restart, so two quick restarts cannot leave two servers running. */
   private queue: Promise<void> = Promise.resolve();
@@ -82,6 +85,24 @@ export class ServerController implements vscode.Disposable {
       return undefined;
     }
     return client.sendRequest<R>(method, params);
+  }
+
+  /** The commands the running server announced; undefined when none is running. */
+  serverCommands(): readonly string[] | undefined {
+    const client = this.client;
+    if (!client?.isRunning()) {
+      return undefined;
+    }
+    return client.initializeResult?.capabilities.executeCommandProvider?.commands ?? [];
+  }
+
+  /** `workspace/executeCommand` on the running server; rejects with the server's error. */
+  async execute(params: { command: string; arguments: unknown[] }, token?: unknown): Promise<unknown> {
+    const client = this.client;
+    if (!client?.isRunning()) {
+      throw new Error("the language server is not running");
+    }
+    return client.sendRequest(ExecuteCommandRequest.type, params, token as CancellationToken | undefined);
   }
 
   /** Restart if the interpreter came from the Python extension (an explicit setting wins over it). */
@@ -162,6 +183,17 @@ export class ServerController implements vscode.Disposable {
 
   private clientOptions(): LanguageClientOptions {
     const middleware: Middleware = {
+      // A lens that runs a server command runs the extension's command instead, which shows the result.
+      provideCodeLenses: async (document, token, next) => {
+        const lenses = await next(document, token);
+        for (const lens of lenses ?? []) {
+          const command = lens.command && clientCommandFor(lens.command.command);
+          if (lens.command && command) {
+            lens.command = { ...lens.command, command, arguments: [document.uri] };
+          }
+        }
+        return lenses;
+      },
       workspace: {
         configuration: async (params, token, next) => {
           const answers = await next(params, token);

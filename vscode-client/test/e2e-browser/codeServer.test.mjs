@@ -1,7 +1,9 @@
 // The .vsix in a real VS Code: code-server serves the workbench, Debian's Chromium renders it,
 // playwright-core drives it. A workspace links its problem to its domain through the
 // `plansight.domainGlobs` setting (so VS Code's own configuration reaches the server), the problem
-// has a planted mistake, and the diagnostic must show in the Problems view on the right line.
+// has a planted mistake, and the diagnostic must show in the Problems view on the right line. A plan
+// with a planted wrong step shows its failing step, and the *Validate this plan* command answers;
+// the status-bar item's menu links a problem to a reference problem with a `; @reference` line.
 // Screenshots go to vscode-client/test-artifacts/.
 //
 // Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
@@ -37,6 +39,9 @@ const problemText = [
   "  (:goal (and (clear a b) (on-table a))))",
   "",
 ].join("\n");
+// A plan whose second step cannot run: `(stack b c)` while holding nothing (the valid plan picks up
+// c's block first). Its problem is the example's p01, linked to the domain by a glob.
+const brokenPlanText = ["(unstack c a)", "(stack b c)", "(pick-up b)", "(stack b c)", "(pick-up a)", "(stack a b)", ""].join("\n");
 // 1-based, as VS Code shows it: the `clear` that has two arguments.
 const mistakeLine = 5;
 const mistakeColumn = problemText.split("\n")[mistakeLine - 1].indexOf("clear a b") + 1;
@@ -111,7 +116,18 @@ before(async () => {
   fs.mkdirSync(path.join(workspace, "problems"), { recursive: true });
   fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "domains", "blocks.pddl"));
   fs.writeFileSync(path.join(workspace, "problems", "p01.pddl"), problemText);
-  workspaceSettings = { "plansight.domainGlobs": [{ glob: "problems/*.pddl", domain: "domains/blocks.pddl" }] };
+  fs.mkdirSync(path.join(workspace, "plans"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p01.pddl"), path.join(workspace, "plans", "task.pddl"));
+  fs.writeFileSync(path.join(workspace, "plans", "task.plan"), brokenPlanText);
+  fs.mkdirSync(path.join(workspace, "reference"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p02.pddl"), path.join(workspace, "reference", "goal.pddl"));
+  workspaceSettings = {
+    "plansight.domainGlobs": [
+      { glob: "problems/*.pddl", domain: "domains/blocks.pddl" },
+      { glob: "plans/*.pddl", domain: "domains/blocks.pddl" },
+      { glob: "reference/*.pddl", domain: "domains/blocks.pddl" },
+    ],
+  };
   if (process.env.PLANSIGHT_TEST_PYTHON) {
     workspaceSettings["plansight.interpreter"] = process.env.PLANSIGHT_TEST_PYTHON;
   }
@@ -204,6 +220,113 @@ test("a domain is highlighted by the grammar and named in the status bar", async
   );
   assert.ok(tokenClasses.length >= 4, `only ${tokenClasses.join(", ")}: the grammar did not apply`);
   await page.screenshot({ path: path.join(artifacts, "code-server-domain.png") });
+});
+
+/** Run a command from the palette (F1) by its title, as a user would. */
+async function runCommand(title) {
+  await page.keyboard.press("F1");
+  const input = page.locator(".quick-input-widget .quick-input-box input");
+  await input.waitFor({ state: "visible", timeout: 15_000 });
+  await input.fill(`>${title}`);
+  await page.locator(".quick-input-widget .monaco-list-row", { hasText: title }).first().waitFor({ timeout: 15_000 });
+  await page.keyboard.press("Enter");
+}
+
+/** The text of the active editor's lines as shown (Monaco draws spaces as no-break spaces). */
+async function editorLines() {
+  const lines = await page.locator(".editor-group-container.active .monaco-editor .view-line").allInnerTexts();
+  return lines.map((line) => line.replace(/\u00a0/g, " "));
+}
+
+/** The text of the first frame (webviews are nested frames) whose body matches `pattern`. */
+async function frameText(pattern, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame === page.mainFrame()) {
+        continue;
+      }
+      const body = await frame.locator("body").innerText({ timeout: 1_000 }).catch(() => "");
+      if (pattern.test(body)) {
+        return body;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no webview shows ${pattern} within ${timeoutMs} ms`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
+async function withFailureScreenshot(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    await page.screenshot({ path: path.join(artifacts, `code-server-${name}-failure.png`) }).catch(() => undefined);
+    throw new Error(`${error.message}\n--- code-server log (tail) ---\n${codeServerLog.slice(-4000)}`);
+  }
+}
+
+test("a plan's failing step shows in the Problems view, and Validate this plan answers", async () => {
+  await withFailureScreenshot("plan", async () => {
+    await openFile("task.plan");
+    await page.keyboard.press("Control+Shift+M"); // View: Problems (it may already be open)
+    const panel = page.locator(".markers-panel");
+    if (!(await panel.isVisible())) {
+      await page.keyboard.press("Control+Shift+M");
+    }
+    const row = page.locator(".markers-panel .monaco-list-row", { hasText: "is not executable" });
+    await row.waitFor({ timeout: 90_000 });
+    const text = await row.innerText();
+    assert.match(text, /Step 2 \(stack b c\) is not executable/);
+    assert.match(text, /step-not-executable/);
+    assert.match(text, /\[Ln 2, Col 1\]/);
+    await page.locator(".monaco-editor .squiggly-error").first().waitFor({ timeout: 10_000 });
+    await page.locator(".part.statusbar", { hasText: "PDDL plan · task.pddl · blocksworld (blocks.pddl)" }).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(artifacts, "code-server-plan.png") });
+
+    await runCommand("plansight: Validate this plan");
+    // A server with plan validation names the failing step; one without says so instead of failing.
+    const toast = page.locator(".notification-toast", { hasText: /task\.plan fails at step 2|does not support plan validation yet/ });
+    await toast.waitFor({ timeout: 60_000 });
+    const said = await toast.innerText();
+    console.log(`Validate this plan: ${said.split("\n")[0]} (${elapsed()})`);
+    await page.waitForTimeout(500); // the toast fades in
+    await page.screenshot({ path: path.join(artifacts, "code-server-validate.png") });
+    if (/fails at step 2/.test(said)) {
+      assert.match(said, /task\.plan fails at step 2 \(stack b c\)/);
+      await toast.getByRole("button", { name: "Show report" }).click();
+      await page.locator(".tab", { hasText: /Plan report/ }).first().waitFor({ timeout: 20_000 });
+      // The report renders in the Markdown preview, a webview: its text lives in a nested frame.
+      const report = await frameText(/Where it fails/, 60_000);
+      assert.match(report, /Step 2: \(stack b c\)/);
+      assert.match(report, /longest executable prefix \(LEA\)\s+1 of 6 steps/);
+      await page.screenshot({ path: path.join(artifacts, "code-server-plan-report.png") });
+    }
+  });
+});
+
+test("the status bar's menu links a problem to a reference problem, and the item then names it", async () => {
+  await withFailureScreenshot("reference", async () => {
+    // Close the notifications of the last test, which would cover the status bar.
+    await runCommand("Notifications: Clear All Notifications");
+    await openFile("task.pddl");
+    const item = page.locator(".part.statusbar .statusbar-item", { hasText: "PDDL problem · blocksworld (blocks.pddl)" });
+    await item.waitFor({ timeout: 30_000 });
+    await item.click();
+    const rows = page.locator(".quick-input-widget .monaco-list-row");
+    await rows.filter({ hasText: "Change the reference problem" }).first().click({ timeout: 15_000 });
+    // The second pick lists the workspace's problems by name, with their paths.
+    await rows.filter({ hasText: "reference/goal.pddl" }).first().click({ timeout: 30_000 });
+    await page.locator(".part.statusbar .statusbar-item", { hasText: "ref goal.pddl" }).waitFor({ timeout: 30_000 });
+    const lines = await editorLines();
+    assert.equal(lines[0], "; @reference ../reference/goal.pddl");
+    assert.match(lines[1], /^\(define \(problem /, "the directive is inserted above the problem, nothing replaced");
+    await page.screenshot({ path: path.join(artifacts, "code-server-reference.png") });
+    // An ordinary edit: undo takes it back.
+    await page.keyboard.press("Control+Z");
+    await page.locator(".part.statusbar .statusbar-item", { hasText: "ref goal.pddl" }).waitFor({ state: "detached", timeout: 30_000 });
+  });
 });
 
 test("with no usable Python the user is told what was tried, and offered the settings", async () => {

@@ -26,7 +26,7 @@ describe("the status bar's text for an association", () => {
     assert.equal(text, "PDDL problem · blocksworld (domain.pddl)");
     assert.match(tooltip, /domain blocksworld: \/work\/blocks\/domain\.pddl/);
     assert.match(tooltip, /found by its \(:domain blocksworld\) in the same folder/);
-    assert.match(tooltip, /Click to link this file to another domain/);
+    assert.match(tooltip, /Click to change the domain or the reference problem/);
   });
 
   test("each rule is named so the user knows what to change", () => {
@@ -45,7 +45,7 @@ describe("the status bar's text for an association", () => {
     assert.equal(text, "PDDL plan · p01.pddl · blocksworld (domain.pddl)");
     assert.match(tooltip, /problem \/w\/p01\.pddl \(found next to the plan/);
     assert.match(tooltip, /linked by ; @domain/);
-    assert.match(tooltip, /another problem \(adds a ; @problem line\)/);
+    assert.match(tooltip, /Click to change the problem or the reference plan/);
   });
 
   test("a missing partner is said, and a domain shows its kind only", () => {
@@ -56,6 +56,31 @@ describe("the status bar's text for an association", () => {
 
   test("the status item uses the server's answer when there is one", () => {
     assert.equal(statusText({ kind: "problem", association: PROBLEM }).text, "PDDL problem · blocksworld (domain.pddl)");
+  });
+
+  test("a linked reference is shown with its rule; a server that knows references but found none says how to link one", () => {
+    const linked = associationStatus({ ...PROBLEM, reference: { path: "/work/ref/goal.pddl", how: "directive" } });
+    assert.equal(linked.text, "PDDL problem · blocksworld (domain.pddl) · ref goal.pddl");
+    assert.match(linked.tooltip, /Compared with the reference problem \/work\/ref\/goal\.pddl \(linked by ; @reference\)/);
+    const plan = associationStatus({
+      kind: "plan",
+      domain: null,
+      problem: { path: "/w/p01.pddl", how: "convention" },
+      referencePlan: { path: "/w/gold/p01.plan", how: "setting" },
+    });
+    assert.match(plan.text, / · ref p01\.plan$/);
+    assert.match(plan.tooltip, /reference plan \/w\/gold\/p01\.plan \(from plansight\.referencePlanGlobs\)/);
+    assert.match(associationStatus({ ...PROBLEM, reference: null }).tooltip, /No reference problem: link one to check equivalence/);
+    assert.doesNotMatch(associationStatus(PROBLEM).tooltip, /reference problem:/, "an older server said nothing about references");
+  });
+
+  test("references in the answer are parsed; absent ones stay absent", () => {
+    const answer = parseAssociation({
+      kind: "problem", domain: null, problem: null, reference: { path: "/r.pddl", how: "setting" }, referencePlan: null,
+    });
+    assert.deepEqual(answer?.reference, { path: "/r.pddl", how: "setting" });
+    assert.equal(answer?.referencePlan, null);
+    assert.equal("reference" in parseAssociation({ kind: "problem", domain: null, problem: null })!, false);
   });
 
   test("malformed answers are refused, unknown rules dropped", () => {
@@ -151,6 +176,8 @@ describe("plansight/association from the real server", () => {
         kind: "problem",
         domain: { path: domain, name: "blocksworld", how: "directive" },
         problem: null,
+        reference: null,
+        referencePlan: null,
       });
       assert.equal(associationStatus(answer!).text, "PDDL problem · blocksworld (blocks.pddl)");
     } finally {

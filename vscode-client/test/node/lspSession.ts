@@ -18,6 +18,7 @@ import {
   InitializeRequest,
   LogMessageNotification,
   type ProtocolConnection,
+  type ServerCapabilities,
   PublishDiagnosticsNotification,
   ShowMessageNotification,
   type ShowMessageParams,
@@ -62,6 +63,8 @@ export function fileUri(file: string): string {
 
 export class LspSession {
   readonly messages: ShowMessageParams[] = [];
+  /** What the server announced at `initialize`. */
+  capabilities: ServerCapabilities = {};
   private readonly diagnostics = new Map<string, Diagnostic[]>();
   private readonly waiters: Array<() => void> = [];
   private stderr = "";
@@ -103,13 +106,14 @@ export class LspSession {
       params.items.map((item) => options.configuration?.(item.section, item.scopeUri) ?? null),
     );
     connection.listen();
-    await connection.sendRequest(InitializeRequest.type, {
+    const initialized = await connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: fileUri(options.workspace),
       workspaceFolders: [{ uri: fileUri(options.workspace), name: path.basename(options.workspace) }],
       capabilities: options.capabilities ?? {},
       initializationOptions: options.initializationOptions,
     });
+    session.capabilities = initialized.capabilities;
     await connection.sendNotification(InitializedNotification.type, {});
     return session;
   }

@@ -1,0 +1,162 @@
+"""Latency of every editor request of issue 5, through the real server process.
+
+Starts ``plansight serve`` over stdio (like ``lsp_latency.py``), opens the blocksworld domain and a
+generated problem of about 2 KB, then one of about 1 MB, waits for the first diagnostics (so the
+figures are the steady state an editor sees between keystrokes), and sends each request type
+``--repeat`` times, one at a time, timing the round trip from the client. Positions are real names:
+hover and signature help on an init fact, definition/references/highlight/rename on an object,
+completion right after an init fact's ``(``; range requests (inlay hints, semantic tokens range) ask for
+the first 100 lines, the viewport an editor asks for.
+
+    python benchmarks/lsp_requests.py [--repeat 30] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.client import LanguageClient
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import BLOCKSWORLD, blocksworld_problem
+
+TARGETS_MS = {"2 KB problem": 50.0, "1 MB problem": 200.0}
+
+
+def _position(text: str, needle: str, shift: int = 0) -> lsp.Position:
+    offset = text.index(needle) + shift
+    line = text.count("\n", 0, offset)
+    return lsp.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+
+
+def requests(client: LanguageClient, uri: str, text: str) -> dict[str, Callable[[], Awaitable[Any]]]:
+    doc = lsp.TextDocumentIdentifier(uri=uri)
+    fact = _position(text, "(on-table ", 1)  # on the predicate name
+    argument = _position(text, "(on-table ", len("(on-table ") + 1)  # inside the object name
+    opening = _position(text, "(on-table ", 1)
+    viewport = lsp.Range(start=lsp.Position(line=0, character=0), end=lsp.Position(line=100, character=0))
+    line_range = lsp.Range(start=lsp.Position(line=fact.line, character=0),
+                           end=lsp.Position(line=fact.line, character=20))
+    options = lsp.FormattingOptions(tab_size=2, insert_spaces=True)
+    return {
+        "hover": lambda: client.text_document_hover_async(lsp.HoverParams(text_document=doc, position=fact)),
+        "completion": lambda: client.text_document_completion_async(
+            lsp.CompletionParams(text_document=doc, position=opening)),
+        "signature help": lambda: client.text_document_signature_help_async(
+            lsp.SignatureHelpParams(text_document=doc, position=argument)),
+        "definition": lambda: client.text_document_definition_async(
+            lsp.DefinitionParams(text_document=doc, position=argument)),
+        "references": lambda: client.text_document_references_async(lsp.ReferenceParams(
+            text_document=doc, position=argument, context=lsp.ReferenceContext(include_declaration=True))),
+        "highlight": lambda: client.text_document_document_highlight_async(
+            lsp.DocumentHighlightParams(text_document=doc, position=argument)),
+        "rename": lambda: client.text_document_rename_async(
+            lsp.RenameParams(text_document=doc, position=argument, new_name="renamed-block")),
+        "document symbols": lambda: client.text_document_document_symbol_async(
+            lsp.DocumentSymbolParams(text_document=doc)),
+        "workspace symbols": lambda: client.workspace_symbol_async(lsp.WorkspaceSymbolParams(query="b1")),
+        "semantic tokens (full)": lambda: client.text_document_semantic_tokens_full_async(
+            lsp.SemanticTokensParams(text_document=doc)),
+        "semantic tokens (range)": lambda: client.text_document_semantic_tokens_range_async(
+            lsp.SemanticTokensRangeParams(text_document=doc, range=viewport)),
+        "folding": lambda: client.text_document_folding_range_async(
+            lsp.FoldingRangeParams(text_document=doc)),
+        "formatting": lambda: client.text_document_formatting_async(
+            lsp.DocumentFormattingParams(text_document=doc, options=options)),
+        "code actions": lambda: client.text_document_code_action_async(lsp.CodeActionParams(
+            text_document=doc, range=line_range, context=lsp.CodeActionContext(diagnostics=[]))),
+        "document links": lambda: client.text_document_document_link_async(
+            lsp.DocumentLinkParams(text_document=doc)),
+        "inlay hints": lambda: client.text_document_inlay_hint_async(
+            lsp.InlayHintParams(text_document=doc, range=viewport)),
+    }
+
+
+async def measure(label: str, size: int, repeat: int, folder: Path) -> dict[str, Any]:
+    (folder / "domain.pddl").write_text(BLOCKSWORLD)
+    problem = folder / f"problem-{size}.pddl"
+    text = blocksworld_problem(size)
+    problem.write_text(text)
+    client = LanguageClient("plansight-bench", "1")
+    published: asyncio.Event = asyncio.Event()
+
+    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
+    def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
+        if params.uri == problem.as_uri():
+            published.set()
+
+    await client.start_io(sys.executable, "-m", "plansight", "serve")
+    await client.initialize_async(lsp.InitializeParams(
+        capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri(),
+        initialization_options={"plansight": {"inlayHints": {"objectTypes": True}}}))
+    client.initialized(lsp.InitializedParams())
+    uri = problem.as_uri()
+    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
+        text_document=lsp.TextDocumentItem(uri=uri, language_id="pddl", version=1, text=text)))
+    await asyncio.wait_for(published.wait(), 120)
+    rows: dict[str, Any] = {}
+    for name, send in requests(client, uri, text).items():
+        try:
+            await asyncio.wait_for(send(), 120)  # warm-up: lazy imports, first index build
+        except Exception as error:  # a request the server does not support: say so, measure the rest
+            rows[name] = {"error": f"{type(error).__name__}: {error}"}
+            continue
+        times = []
+        for _ in range(repeat):
+            start = time.perf_counter()
+            await asyncio.wait_for(send(), 120)
+            times.append((time.perf_counter() - start) * 1000)
+        times.sort()
+        rows[name] = {"p50_ms": statistics.median(times),
+                      "p95_ms": times[max(0, round(0.95 * len(times)) - 1)], "max_ms": times[-1]}
+    await client.shutdown_async(None)
+    client.exit(None)
+    await asyncio.sleep(0.2)
+    return {"bytes": len(text.encode()), "repeat": repeat, "target_p95_ms": TARGETS_MS[label],
+            "requests": rows}
+
+
+async def main_async(repeat: int) -> dict[str, Any]:
+    results = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        workloads = (("2 KB problem", 2_000, repeat), ("1 MB problem", 1_000_000, max(5, repeat // 3)))
+        for label, size, count in workloads:
+            results[label] = await measure(label, size, count, Path(tmp))
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=30,
+                        help="timed requests of each type (a third as many on the 1 MB problem)")
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    results = asyncio.run(main_async(args.repeat))
+    for label, result in results.items():
+        print(f"== {label} ({result['bytes']:,} bytes, {result['repeat']} requests each; "
+              f"target p95 {result['target_p95_ms']:.0f} ms)")
+        print(f"{'request':<26}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  target")
+        for name, row in result["requests"].items():
+            if "error" in row:
+                print(f"{name:<26}  not measured: {row['error']}")
+                continue
+            verdict = "met" if row["p95_ms"] <= result["target_p95_ms"] else "MISSED"
+            print(f"{name:<26}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['max_ms']:>10.1f}  {verdict}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,130 @@
+"""``plansight equiv CANDIDATE... --reference R``: is each candidate problem the reference problem?
+
+Exit codes (SPEC.md §2): 0 every candidate is equivalent, 1 some candidate is not (or could not be
+proved either way within the budget: CI should not pass on "unknown"), 2 usage error or an unusable
+reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plansight.analyses.equivalence import Budget, Verdict
+    from plansight.analyses.reference_problem import ReferenceLoad
+
+
+def add_reference_options(parser: argparse.ArgumentParser) -> None:
+    """The options `equiv` and `grade` share."""
+    parser.add_argument("--reference", required=True, metavar="R", help="the reference problem")
+    parser.add_argument(
+        "--domain", metavar="D", help="the domain (default: the reference's, found by SPEC §1's rules)"
+    )
+    parser.add_argument(
+        "--placeholder",
+        action="store_true",
+        help="placeholder mode: any renaming of the goal's objects is accepted",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text", help="output format")
+    parser.add_argument(
+        "--state-budget",
+        type=int,
+        default=200_000,
+        metavar="N",
+        help="most states the exact search may visit for domains without rules (default 200000)",
+    )
+    parser.add_argument(
+        "--time-limit",
+        type=float,
+        default=10.0,
+        metavar="SECONDS",
+        help="time limit of that search, and of the planner that decides solvability (default 10)",
+    )
+
+
+def add_equiv_parser(sub: Any) -> None:
+    equiv = sub.add_parser(
+        "equiv",
+        help="check candidate problems against a reference problem",
+        description="Check whether each candidate problem is equivalent to the reference (Planetarium's "
+        "definition). Exit code 0: all equivalent, 1: some are not (or unknown), 2: usage error.",
+    )
+    equiv.add_argument("candidates", nargs="+", metavar="CANDIDATE", help="candidate problem files")
+    add_reference_options(equiv)
+
+
+def budget_of(args: argparse.Namespace) -> Budget:
+    from plansight.analyses.equivalence import Budget
+
+    return Budget(
+        states=max(1, args.state_budget),
+        seconds=max(0.01, args.time_limit),
+        planner_seconds=max(0.0, args.time_limit),
+    )
+
+
+def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
+    """The prepared reference, or None after printing why (the caller exits 2)."""
+    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.reference_problem import load_reference
+
+    for flag in ("reference", "domain"):
+        value = getattr(args, flag)
+        if value is not None and not os.path.isfile(value):
+            print(f"plansight {command}: error: --{flag} {value}: no such file", file=sys.stderr)
+            return None
+    loaded = load_reference(Analyzer(DiskSource()), args.reference, args.domain, budget_of(args))
+    if loaded.reference is None:
+        print(f"plansight {command}: error: {loaded.error}", file=sys.stderr)
+        return None
+    return loaded
+
+
+def verdict_of_file(loaded: ReferenceLoad, path: str, placeholder: bool) -> Verdict:
+    from plansight.analyses.grading import grade_file
+
+    assert loaded.reference is not None
+    return grade_file(loaded.reference, path, path, placeholder).verdict
+
+
+def run_equiv(args: argparse.Namespace) -> int:
+    missing = [path for path in args.candidates if not os.path.isfile(path)]
+    if missing:
+        print(f"plansight equiv: error: no such file: {', '.join(missing)}", file=sys.stderr)
+        return 2
+    loaded = load(args, "equiv")
+    if loaded is None:
+        return 2
+    verdicts = [(path, verdict_of_file(loaded, path, args.placeholder)) for path in args.candidates]
+    if args.format == "json":
+        documents = [verdict.as_json(path) for path, verdict in verdicts]
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(encoding="utf-8")
+        json.dump(
+            documents[0] if len(documents) == 1 else documents, sys.stdout, indent=2, ensure_ascii=False
+        )
+        sys.stdout.write("\n")
+    else:
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(errors="replace")
+        for path, verdict in verdicts:
+            sys.stdout.write(text_of(path, verdict))
+    return exit_code([v for _, v in verdicts])
+
+
+def text_of(path: str, verdict: Verdict) -> str:
+    mark = {"equivalent": "≡", "unknown": "?"}.get(verdict.outcome, "≢")
+    lines = [
+        f"{path}: {mark} {verdict.outcome} ({verdict.mode} mode; {verdict.method})",
+        f"  {verdict.explanation}",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+def exit_code(verdicts: Sequence[Verdict]) -> int:
+    return 0 if all(v.equivalent is True for v in verdicts) else 1

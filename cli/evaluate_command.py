@@ -1,0 +1,350 @@
+"""``plansight evaluate --generated DIR --ground-truth DIR``: seed 004's tables over a dataset of plans.
+
+Generated and ground-truth plans are paired by file name (``p10.plan`` with ``p10.plan``; any plan
+suffix). Each generated plan is simulated against its problem (``--problems DIR/<name>.pddl``, else
+SPEC.md section 1's rules: directives, then the plan's folder) and compared with its ground truth.
+
+Exit codes: 0 every generated plan is valid, 1 some plan is not (or could not be checked), 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
+CSV_COLUMNS = (
+    "name",
+    "length",
+    "reference_length",
+    "valid",
+    "executable",
+    "lea",
+    "goal_fraction",
+    "stv",
+    "aqm_score",
+    "np_aqm_score",
+    "lcs_subsequence",
+    "lcs_substring",
+    "similarity",
+    "score",
+    "score_normalised",
+    "final_score",
+    "action_distance",
+    "recovery_status",
+    "recovered_length",
+    "prefix_length",
+    "error",
+)
+
+
+def add_evaluate_parser(sub: Any) -> None:
+    evaluate = sub.add_parser(
+        "evaluate",
+        help="seed 004's metric tables for a folder of generated plans",
+        description="Pair generated plans with ground-truth plans by file name and print success rate, "
+        "LEA, steps to validity, AQM, LCS, score, action distance and (with --recover) "
+        "recovery success. Exit code 0: every plan valid, 1: some are not, 2: usage error.",
+    )
+    evaluate.add_argument("--generated", required=True, metavar="DIR", help="folder of generated plans")
+    evaluate.add_argument(
+        "--ground-truth", required=True, metavar="DIR", help="folder of ground-truth plans"
+    )
+    evaluate.add_argument("--problems", metavar="DIR", help="folder of problems named like the plans")
+    evaluate.add_argument("--domain", metavar="D", help="the domain (default: found from each problem)")
+    evaluate.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
+    evaluate.add_argument(
+        "--recover",
+        action="store_true",
+        help="repair every invalid plan with Fast Downward (pi_corr + pi_comp)",
+    )
+    evaluate.add_argument(
+        "--similarity",
+        choices=("v1", "v2"),
+        default="v1",
+        help="action-name similarity: v1 = the paper (default), v2 = its later code",
+    )
+    evaluate.add_argument(
+        "--time-limit",
+        type=float,
+        default=30.0,
+        metavar="SECONDS",
+        help="planner time limit per plan for --recover (default 30)",
+    )
+    evaluate.add_argument(
+        "--memory-limit",
+        type=int,
+        default=2048,
+        metavar="MB",
+        help="planner memory limit for --recover (default 2048)",
+    )
+    evaluate.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+@dataclass
+class Row:
+    name: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def get(self, key: str) -> Any:
+        return self.values.get(key)
+
+
+def _plans(folder: str) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for entry in sorted(os.listdir(folder)):
+        stem, suffix = os.path.splitext(entry)
+        if suffix in PLAN_SUFFIXES and os.path.isfile(os.path.join(folder, entry)):
+            found.setdefault(stem, os.path.join(folder, entry))
+    return found
+
+
+def _evaluate_one(
+    name: str, generated: str | None, truth: str | None, args: argparse.Namespace, analyzer: Any
+) -> Row:
+    """One table row; every failure becomes the row's `error`, never an exception."""
+    from plansight.analyses.model import Domain, Plan, Problem
+    from plansight.analyses.plan_comparison import compare, simulate_actions
+    from plansight.analyses.plan_metrics import actions_of, aqm_score
+    from plansight.analyses.recovery import Budget, recover
+
+    row = Row(name)
+    if generated is None:
+        row.values.update(valid=False, executable=False, lea=0, error="no generated plan")
+        return row
+    errors: list[str] = [] if truth is not None else ["no ground-truth plan"]
+    document = analyzer.parse(generated)
+    reference_document = analyzer.parse(truth) if truth is not None else None
+    if document is None or not isinstance(document.model, Plan):
+        row.values.update(valid=False, executable=False, lea=0, error="not a plan")
+        return row
+    problem_path = os.path.join(args.problems, name + ".pddl") if args.problems else None
+    if problem_path is not None and not os.path.isfile(problem_path):
+        problem_path = None
+    link = analyzer.associate(document, args.domain, problem_path)
+    domain = link.domain.model if link.domain is not None else None
+    problem = link.problem.model if link.problem is not None else None
+    plan = actions_of(document.model)
+    row.values["length"] = len(plan)
+    valid: bool | None = None
+    if isinstance(domain, Domain) and isinstance(problem, Problem):
+        simulation = simulate_actions(domain, problem, plan)
+        valid = simulation.valid
+        row.values.update(
+            valid=valid,
+            executable=simulation.executable,
+            lea=simulation.lea,
+            goal_fraction=None if valid is None else round(simulation.goals.fraction, 4),
+        )
+        if simulation.skipped_reason:
+            errors.append(f"not simulated: {simulation.skipped_reason}")
+    else:
+        errors.append("no problem or domain found for this plan")
+        row.values.update(valid=None, executable=None, lea=None)
+        domain = problem = None
+    reference = (
+        actions_of(reference_document.model)
+        if reference_document is not None and isinstance(reference_document.model, Plan)
+        else None
+    )
+    if reference is not None:
+        result = compare(domain, problem, plan, reference, valid, args.similarity)
+        report = result.to_json()
+        row.values.update(
+            reference_length=len(reference),
+            stv=result.stv,
+            aqm_score=report["aqm_score"],
+            np_aqm_score=round(aqm_score(result.np_labels), 4),
+            lcs_subsequence=len(result.subsequence),
+            lcs_substring=len(result.substring),
+            similarity=report["similarity"],
+            score=report["score"],
+            score_normalised=report["score_normalised"],
+            final_score=report["final_score"],
+            action_distance=report["action_distance"],
+            similarity_source=result.similarity_source,
+        )
+    if args.recover and isinstance(domain, Domain) and isinstance(problem, Problem) and valid is not None:
+        recovery = recover(domain, problem, plan, reference, Budget(args.time_limit, args.memory_limit))
+        row.values.update(
+            recovery_status=recovery.status,
+            prefix_length=len(recovery.prefix),
+            recovered_length=None if recovery.plan is None else len(recovery.plan),
+        )
+    if errors:
+        row.values["error"] = "; ".join(errors)
+    return row
+
+
+def _mean(rows: Sequence[Row], key: str) -> float | None:
+    values = [
+        row.get(key)
+        for row in rows
+        if isinstance(row.get(key), (int, float)) and not isinstance(row.get(key), bool)
+    ]
+    return round(sum(values) / len(values), 4) if values else None
+
+
+def summary(rows: Sequence[Row], recovered: bool) -> dict[str, Any]:
+    """The paper's table row for the dataset: SR, and the means of the per-plan metrics."""
+    known = [row for row in rows if row.get("valid") is not None]
+    result: dict[str, Any] = {
+        "plans": len(rows),
+        "checked": len(known),
+        "sr": round(sum(1 for row in known if row.get("valid")) / len(known), 4) if known else None,
+        "executable": round(sum(1 for row in known if row.get("executable")) / len(known), 4)
+        if known
+        else None,
+    }
+    for key in (
+        "lea",
+        "goal_fraction",
+        "score_normalised",
+        "final_score",
+        "aqm_score",
+        "np_aqm_score",
+        "stv",
+        "lcs_subsequence",
+        "lcs_substring",
+        "action_distance",
+    ):
+        result[f"mean_{key}"] = _mean(rows, key)
+    if recovered:
+        attempted = [row for row in rows if row.get("recovery_status") is not None]
+        good = [row for row in attempted if row.get("recovery_status") in ("solved", "already-valid")]
+        result["recovery_sr"] = round(len(good) / len(attempted), 4) if attempted else None
+        result["mean_prefix_length"] = _mean(attempted, "prefix_length")
+    sources = {row.get("similarity_source") for row in rows if row.get("similarity_source")}
+    result["similarity_source"] = sources.pop() if len(sources) == 1 else None
+    return result
+
+
+def _with_progress(
+    jobs: Sequence[tuple[str, str | None, str | None]],
+    show: bool,
+) -> Iterator[tuple[str, str | None, str | None]]:
+    if not show:
+        yield from jobs
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("Evaluating"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[current]}", style="dim"),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("evaluate", total=len(jobs), current="")
+        for job in jobs:
+            progress.update(task, current=job[0])
+            yield job
+            progress.advance(task)
+
+
+def _cell(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, float):
+        return f"{value:.2f}"
+    return str(value)
+
+
+def _print_text(rows: Sequence[Row], total: dict[str, Any], recovered: bool) -> None:
+    columns = [
+        "name",
+        "valid",
+        "lea",
+        "length",
+        "stv",
+        "aqm_score",
+        "lcs_subsequence",
+        "lcs_substring",
+        "score_normalised",
+        "final_score",
+        "action_distance",
+    ]
+    headers = ["plan", "valid", "LEA", "len", "StV", "AQM", "LCS-seq", "LCS-run", "score", "final", "dist"]
+    if recovered:
+        columns += ["recovery_status", "recovered_length"]
+        headers += ["recovery", "rec.len"]
+    table = [headers] + [[_cell(row.name if c == "name" else row.get(c)) for c in columns] for row in rows]
+    widths = [max(len(line[i]) for line in table) for i in range(len(headers))]
+    for line in table:
+        print("  ".join(cell.ljust(width) for cell, width in zip(line, widths, strict=True)).rstrip())
+    for row in rows:
+        if row.get("error"):
+            print(f"{row.name}: {row.get('error')}")
+    print()
+    labels = [
+        ("plans", "plans"),
+        ("sr", "SR"),
+        ("mean_lea", "mean LEA"),
+        ("mean_stv", "mean StV"),
+        ("mean_aqm_score", "AQM"),
+        ("mean_score_normalised", "score"),
+        ("mean_final_score", "final score"),
+        ("mean_lcs_subsequence", "LCS subsequence"),
+        ("mean_lcs_substring", "LCS run"),
+        ("mean_action_distance", "action distance"),
+    ]
+    if recovered:
+        labels.append(("recovery_sr", "recovery SR"))
+    print("  ".join(f"{label} {_cell(total.get(key))}" for key, label in labels))
+    print(f"similarity: {total.get('similarity_source') or 'mixed'}")
+
+
+def run_evaluate(args: argparse.Namespace) -> int:
+    from plansight.analyses.lint import Analyzer, DiskSource
+
+    for flag, value in (
+        ("generated", args.generated),
+        ("ground-truth", args.ground_truth),
+        ("problems", args.problems),
+    ):
+        if value is not None and not os.path.isdir(value):
+            print(f"plansight evaluate: error: --{flag} {value}: no such folder", file=sys.stderr)
+            return 2
+    if args.domain is not None and not os.path.isfile(args.domain):
+        print(f"plansight evaluate: error: --domain {args.domain}: no such file", file=sys.stderr)
+        return 2
+    generated, truths = _plans(args.generated), _plans(args.ground_truth)
+    names = sorted(set(generated) | set(truths))
+    if not names:
+        print(f"plansight evaluate: error: no plans in {args.generated}", file=sys.stderr)
+        return 2
+    analyzer = Analyzer(DiskSource())
+    jobs = [(name, generated.get(name), truths.get(name)) for name in names]
+    show = args.format == "text" and not args.no_progress and sys.stderr.isatty()
+    rows = [
+        _evaluate_one(name, plan, truth, args, analyzer) for name, plan, truth in _with_progress(jobs, show)
+    ]
+    total = summary(rows, args.recover)
+    if args.format == "json":
+        print(
+            json.dumps(
+                {"plans": [{"name": row.name, **row.values} for row in rows], "summary": total}, indent=2
+            )
+        )
+    elif args.format == "csv":
+        writer = csv.DictWriter(
+            sys.stdout, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
+        )
+        writer.writeheader()
+        for row in rows:
+            writer.writerow(
+                {"name": row.name, **{k: ("" if v is None else v) for k, v in row.values.items()}}
+            )
+    else:
+        _print_text(rows, total, args.recover)
+    return 0 if all(row.get("valid") is True for row in rows) else 1

@@ -1,0 +1,167 @@
+"""``plansight grade SUBMISSIONS --reference R``: an instructor grades a folder of problems at once.
+
+Which files are submissions, and what a row holds, is ``analyses/grading.py`` (the editor's *Grade
+folder* command uses it too). Each one is checked for parseable / solvable / equivalent with an
+explanation the student can act on. With ``--jobs N`` the submissions are spread over N processes,
+each preparing the reference once.
+
+Exit codes: 0 every submission is equivalent, 1 some are not, 2 usage error or unusable reference.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections import Counter
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from typing import TYPE_CHECKING, Any
+
+from .equiv_command import add_reference_options, exit_code, load
+
+if TYPE_CHECKING:
+    from plansight.analyses.grading import Graded
+    from plansight.analyses.reference_problem import ReferenceLoad
+
+
+def add_grade_parser(sub: Any) -> None:
+    grade = sub.add_parser(
+        "grade",
+        help="grade a folder of student problems against a reference problem",
+        description="Grade every problem under SUBMISSIONS (one .pddl per student, or one folder per "
+        "student) against the reference: parseable, solvable, equivalent, and why. "
+        "Exit code 0: all equivalent, 1: some are not, 2: usage error.",
+    )
+    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
+    add_reference_options(grade)
+    grade.add_argument(
+        "--report", metavar="FILE", help="also write a report: FILE.csv, FILE.json or FILE.html"
+    )
+    grade.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
+    grade.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+
+
+def run_grade(args: argparse.Namespace) -> int:
+    if not os.path.isdir(args.submissions):
+        print(f"plansight grade: error: {args.submissions}: not a folder", file=sys.stderr)
+        return 2
+    if args.report and not args.report.lower().endswith((".csv", ".json", ".html", ".htm")):
+        print("plansight grade: error: --report must end in .csv, .json or .html", file=sys.stderr)
+        return 2
+    loaded = load(args, "grade")
+    if loaded is None:
+        return 2
+    from plansight.analyses.grading import submissions
+
+    pairs = submissions(args.submissions, args.reference)
+    if not pairs:
+        print(f"plansight grade: error: no .pddl submissions in {args.submissions}", file=sys.stderr)
+        return 2
+    graded = grade_all(loaded, pairs, args)
+    summary = Counter(g.verdict.outcome for g in graded)
+    if args.report:
+        from .grade_report import write_report
+
+        try:
+            write_report(args.report, graded, summary, reference=args.reference, placeholder=args.placeholder)
+        except OSError as error:
+            print(
+                f"plansight grade: error: cannot write {args.report}: {error.strerror or error}",
+                file=sys.stderr,
+            )
+            return 2
+    if args.format == "json":
+        from .grade_report import report_json
+
+        if hasattr(sys.stdout, "reconfigure"):
+            sys.stdout.reconfigure(encoding="utf-8")
+        json.dump(
+            report_json(graded, summary, args.reference, args.placeholder),
+            sys.stdout,
+            indent=2,
+            ensure_ascii=False,
+        )
+        sys.stdout.write("\n")
+    else:
+        _print_text(graded, summary)
+    return exit_code([g.verdict for g in graded])
+
+
+def grade_all(
+    loaded: ReferenceLoad, pairs: Sequence[tuple[str, str]], args: argparse.Namespace
+) -> list[Graded]:
+    show = args.format == "text" and not args.no_progress and sys.stderr.isatty()
+    jobs = max(1, args.jobs)
+    if jobs == 1 or len(pairs) < 2:
+        results = (_grade_one(loaded, pair, args.placeholder) for pair in pairs)
+        return list(_with_progress(results, len(pairs), show))
+    chunk = max(1, len(pairs) // (jobs * 8))
+    with ProcessPoolExecutor(
+        jobs, initializer=_start_worker, initargs=(args.reference, args.domain, _budget_tuple(args))
+    ) as pool:
+        results = pool.map(_grade_in_worker, [(s, p, args.placeholder) for s, p in pairs], chunksize=chunk)
+        return list(_with_progress(results, len(pairs), show))
+
+
+def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool) -> Graded:
+    from plansight.analyses.grading import grade_file
+
+    assert loaded.reference is not None
+    return grade_file(loaded.reference, pair[0], pair[1], placeholder)
+
+
+def _budget_tuple(args: argparse.Namespace) -> tuple[int, float]:
+    return args.state_budget, args.time_limit
+
+
+_WORKER_REFERENCE: ReferenceLoad | None = None
+
+
+def _start_worker(reference: str, domain: str | None, budget: tuple[int, float]) -> None:
+    global _WORKER_REFERENCE
+    args = argparse.Namespace(
+        reference=reference, domain=domain, state_budget=budget[0], time_limit=budget[1]
+    )
+    _WORKER_REFERENCE = load(args, "grade")
+
+
+def _grade_in_worker(job: tuple[str, str, bool]) -> Graded:
+    assert _WORKER_REFERENCE is not None
+    student, path, placeholder = job
+    return _grade_one(_WORKER_REFERENCE, (student, path), placeholder)
+
+
+def _with_progress(results: Iterator[Graded], total: int, show: bool) -> Iterator[Graded]:
+    if not show:
+        yield from results
+        return
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    columns = (
+        TextColumn("Grading"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.fields[current]}", style="dim"),
+    )
+    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
+        task = progress.add_task("grade", total=total, current="")
+        for graded in results:
+            progress.update(task, current=graded.student)
+            progress.advance(task)
+            yield graded
+
+
+def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:
+    from plansight.analyses.grading import OUTCOMES
+
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(errors="replace")
+    width = max(len(g.student) for g in graded)
+    for g in graded:
+        sys.stdout.write(f"{g.student:<{width}}  {g.verdict.outcome:<14}  {g.verdict.explanation}\n")
+    counts = ", ".join(f"{summary[o]} {o}" for o in OUTCOMES if summary[o])
+    sys.stdout.write(f"\n{len(graded)} submissions: {counts}\n")

@@ -1,0 +1,280 @@
+"""``plansight plan PLAN...``: simulate plans step by step and say where and why each one breaks.
+
+JSON per SPEC.md §2 (one object per plan, a list when there are several). Exit codes: 0 every plan
+is valid (or could not be simulated for a stated reason: an unknown verdict is not a failure), 1 some
+plan is invalid, 2 a usage error or a plan whose problem or domain cannot be found or read.
+
+The ``reference`` (AQM, StV, LCS against a ground-truth plan) and ``recovery`` (completion by a
+planner) sections are filled by :func:`reference_section` and :func:`recovery_section`; each gets the
+:class:`PlanJob` with everything already parsed and simulated.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from plansight.analyses.documents import ParsedDocument
+    from plansight.analyses.lint import Analyzer
+    from plansight.analyses.model import Domain, PlanStep, Problem
+    from plansight.analyses.semantics import World
+    from plansight.analyses.simulate import Simulation, Unparsed
+
+def add_plan_parser(sub: Any) -> None:
+    plan = sub.add_parser(
+        "plan", help="simulate plans: where and why they break, which goals hold",
+        description="Simulate plans step by step from their problem's initial state. Folders are searched "
+                    "recursively for plans (.plan, .soln, .sol, and .txt next to a problem). Exit code 0: "
+                    "every plan is valid, 1: some plan is invalid, 2: usage error or missing input.")
+    plan.add_argument("paths", nargs="+", metavar="PLAN", help="plan files or folders")
+    plan.add_argument("--domain", metavar="FILE", help="use this domain for every plan")
+    plan.add_argument("--problem", metavar="FILE", help="use this problem for every plan")
+    plan.add_argument("--reference-plan", metavar="FILE",
+                      help="a ground-truth plan to compare with (AQM, StV, LCS); "
+                           "default: the plan's `; @reference-plan` line")
+    plan.add_argument("--recover", action="store_true",
+                      help="complete a broken plan with a planner from its longest executable prefix")
+    plan.add_argument("--format", choices=("text", "json"), default="text",
+                      help="report format (default: text)")
+    plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    from .plan_reference import add_reference_options
+
+    add_reference_options(plan)
+
+
+@dataclass
+class PlanJob:
+    """One plan with its partners, parsed and simulated; what every report section reads."""
+
+    path: str
+    document: ParsedDocument | None = None
+    domain: Domain | None = None
+    problem: Problem | None = None
+    domain_path: str | None = None
+    problem_path: str | None = None
+    reference_plan_path: str | None = None
+    steps: list[PlanStep | Unparsed] = field(default_factory=list)
+    world: World | None = None
+    simulation: Simulation | None = None
+    error: str | None = None
+    """Why the plan could not be simulated at all (unreadable, no problem or domain found)."""
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    problems = [f"no such file or folder: {path}" for path in args.paths if not os.path.exists(path)]
+    for flag in ("domain", "problem", "reference_plan"):
+        value = getattr(args, flag)
+        if value is not None and not os.path.isfile(value):
+            problems.append(f"--{flag.replace('_', '-')} {value}: no such file")
+    files = plan_files(args.paths) if not problems else []
+    if not problems and not files:
+        problems.append("no plans (.plan, .soln, .sol) found in " + ", ".join(args.paths))
+    if problems:
+        for problem in problems:
+            print(f"plansight plan: error: {problem}", file=sys.stderr)
+        return 2
+
+    from plansight.analyses.lint import Analyzer, DiskSource
+
+    analyzer = Analyzer(DiskSource(memoize=True))
+    jobs = _run_all(analyzer, files, args)
+    reports = [plan_json(job, args) for job in jobs]
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    if args.format == "json":
+        json.dump(reports[0] if len(reports) == 1 else reports, sys.stdout, indent=2, ensure_ascii=False)
+        sys.stdout.write("\n")
+    else:
+        for number, (job, report) in enumerate(zip(jobs, reports, strict=True)):
+            if number:
+                sys.stdout.write("\n")
+            write_text(job, report, sys.stdout)
+    sys.stdout.flush()
+    if any(job.error is not None for job in jobs):
+        return 2
+    return 1 if any(report["valid"] is False for report in reports) else 0
+
+
+def plan_files(paths: Sequence[str]) -> list[str]:
+    """Plans among the given files and inside the given folders (recursively)."""
+    from plansight.analyses.documents import PLAN_SUFFIXES
+    from plansight.analyses.lint import find_files
+
+    found = []
+    for path in paths:
+        if os.path.isdir(path):
+            found += [f for f in find_files([path]) if os.path.splitext(f)[1].lower() in PLAN_SUFFIXES]
+        else:
+            found.append(path)
+    return list(dict.fromkeys(found))
+
+
+def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[PlanJob]:
+    from .progress import should_show, with_progress
+
+    show = should_show(len(files), args.format == "text", args.no_progress)
+    return [simulate_file(analyzer, path, args.domain, args.problem, args.reference_plan)
+            for path in with_progress(files, "Simulating", show)]
+
+
+def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
+                  reference_plan: str | None = None) -> PlanJob:
+    """Read, link (SPEC §1: flags, directives, conventions) and simulate one plan."""
+    from plansight.analyses.semantics import World
+    from plansight.analyses.simulate import simulate, unparsed_lines
+
+    job = PlanJob(path)
+    document = analyzer.parse(path)
+    if document is None:
+        job.error = f"`{path}` could not be read"
+        return job
+    job.document = document
+    if document.plan is None:
+        job.error = f"`{path}` is not a plan"
+        return job
+    association = analyzer.associate(document, domain, problem)
+    job.domain_path, job.problem_path = association.domain_path, association.problem_path
+    job.domain = association.domain.domain if association.domain is not None else None
+    job.problem = association.problem.problem if association.problem is not None else None
+    job.reference_plan_path = reference_plan or _directive_path(document, "reference-plan")
+    if job.domain is None or job.problem is None:
+        reasons = [d.message for d in association.diagnostics]
+        missing = "problem" if job.problem is None else "domain"
+        job.error = reasons[0] if reasons else f"no {missing} found for `{path}`"
+        return job
+    job.steps = unparsed_lines(document.text, document.plan, document.diagnostics)
+    job.world = World.build(job.domain, job.problem)
+    job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world)
+    return job
+
+
+def _directive_path(document: ParsedDocument, key: str) -> str | None:
+    directive = document.directive(key)
+    if directive is None:
+        return None
+    return os.path.normpath(os.path.join(os.path.dirname(document.path), directive.value))
+
+
+# --- the sections of the report --------------------------------------------------------------------
+
+
+def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
+    """SPEC §2 ``reference``: metrics against ``job.reference_plan_path`` (None without one).
+
+    Plan metrics (issue 3, part B) plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
+    plan's steps, ``job.world`` the domain and problem.
+    """
+    from .plan_reference import reference_report
+
+    return reference_report(job, args)
+
+
+def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
+    """SPEC §2 ``recovery``: the planner's completion of the executable prefix (with ``--recover``).
+
+    Plan recovery (issue 3, part B) plugs in here; ``job.simulation.stop_state`` is the state the
+    completion starts from, ``job.simulation.lea`` the length of the prefix.
+    """
+    from .plan_reference import recovery_report
+
+    return recovery_report(job, args)
+
+
+def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
+    """One plan's report, exactly the keys of SPEC §2 plus ``skipped_reason``, ``redundant``,
+    ``domain``, ``problem`` and ``error``."""
+    from plansight.analyses.semantics import format_atom
+    from plansight.analyses.simulate import step_text
+
+    sim = job.simulation
+    report: dict[str, Any] = {
+        "path": job.path,
+        "length": sim.length if sim is not None else (len(job.document.plan.steps) if job.document is not None
+                                                      and job.document.plan is not None else None),
+        "executable": sim.executable if sim is not None else None,
+        "valid": sim.valid if sim is not None else None,
+        "lea": sim.lea if sim is not None else None,
+        "failure": None,
+        "goals": None,
+        "trace": [],
+        "reference": None,
+        "recovery": None,
+        "skipped_reason": sim.skipped_reason if sim is not None else None,
+        "redundant": list(sim.redundant) if sim is not None else [],
+        "domain": job.domain_path,
+        "problem": job.problem_path,
+        "error": job.error,
+    }
+    if sim is None:
+        return report
+    if sim.failure is not None:
+        failure = sim.failure
+        report["failure"] = {
+            "index": failure.index, "action": failure.action, "category": failure.category,
+            "unsatisfied": [m.text for m in failure.unsatisfied], "message": failure.message,
+        }
+    if sim.skipped_reason is None:
+        report["goals"] = {"satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied),
+                           "fraction": sim.goals.fraction}
+    report["trace"] = [
+        {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
+         "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
+    report["reference"] = reference_section(job, args)
+    report["recovery"] = recovery_section(job, args)
+    return report
+
+
+def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
+    """A readable report: the verdict, each step with what it changed, the failure, the goals."""
+    from plansight.analyses.semantics import format_atom
+    from plansight.analyses.simulate import CATEGORY_WORDS, step_text
+
+    out.write(f"{job.path}\n")
+    if job.error is not None:
+        out.write(f"  not simulated: {job.error}\n")
+        return
+    sim = job.simulation
+    assert sim is not None
+    partners = ", ".join(f"{k} {os.path.relpath(v)}" for k, v in (("problem", job.problem_path),
+                                                                  ("domain", job.domain_path)) if v)
+    out.write(f"  against {partners}\n")
+    if sim.skipped_reason is not None:
+        out.write(f"  not simulated: {sim.skipped_reason}\n")
+        return
+    goals = sim.goals
+    total = len(goals.satisfied) + len(goals.unsatisfied)
+    verdict = "VALID" if sim.valid else ("INVALID (executable, goal not reached)" if sim.executable
+                                         else "INVALID")
+    out.write(f"  {verdict} · LEA {sim.lea}/{sim.length} · {len(goals.satisfied)} of {total} goals hold\n")
+    width = len(str(sim.length))
+    column = min(40, max((len(step_text(s)) for s in sim.steps), default=0))
+    redundant = set(sim.redundant)
+
+    def line(index: int, text: str, note: str) -> None:
+        out.write(f"  {index + 1:>{width}}  {text:<{column}}  {note}\n")
+
+    for trace_step in sim.trace:
+        changes = " ".join([*(f"+{format_atom(a)}" for a in trace_step.added),
+                            *(f"-{format_atom(a)}" for a in trace_step.deleted)]) or "(no change)"
+        line(trace_step.index, trace_step.action,
+             changes + ("  (changes nothing: redundant)" if trace_step.index in redundant else ""))
+    if sim.failure is not None:
+        failure = sim.failure
+        line(failure.index, failure.action, f"✗ {CATEGORY_WORDS[failure.category]}")
+        out.write(f"  {'':>{width}}  {failure.message}\n")
+        for index in sim.unreached:
+            line(index, step_text(sim.steps[index]), "(not reached)")
+    if goals.satisfied:
+        out.write(f"  goals holding: {' '.join(goals.satisfied)}\n")
+    if goals.unsatisfied:
+        where = "where the plan stops" if sim.failure is not None else "at the end"
+        out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
+    from .plan_reference import write_reference_text
+
+    write_reference_text(report, out)

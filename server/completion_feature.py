@@ -1,0 +1,306 @@
+"""Context-aware completion of names: what may be written at the cursor, and nothing else.
+
+A provider on ``server.hub.completion``. Where the cursor is comes from the open parentheses before
+it (:mod:`~plansight.analyses.cursor_context`), what may go there from the domain's vocabulary and the
+problem's objects: requirement keywords inside ``(:requirements``, section keywords at the head of a
+section, predicates as snippets with their arity at the head of an atom, the ``?x`` in scope, and at
+each argument position of an atom or a plan step only the objects and constants of the right type.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.cursor_context import CursorContext, cursor_context
+from ..analyses.describe import function_signature
+from ..analyses.domain_references import signature, type_text
+from ..analyses.model import Action, Domain, PredicateDecl, Problem, Quantified, TypedName, TypeRef, walk
+from ..analyses.requirements import KNOWN
+from ..analyses.spans import Span
+from ..analyses.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
+from .context import DocumentContext
+from .symbol_lookup import index_of
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":action",
+                   ":durative-action", ":derived", ":constraints")
+PROBLEM_SECTIONS = (":domain", ":requirements", ":objects", ":init", ":goal", ":constraints", ":metric")
+ACTION_SECTIONS = (":parameters", ":precondition", ":effect")
+DURATIVE_SECTIONS = (":parameters", ":duration", ":condition", ":effect")
+FORMULA_SECTIONS = frozenset({":precondition", ":effect", ":condition", ":duration", ":goal", ":init",
+                              ":constraints", ":derived", ":metric", ":observe"})
+CONDITION_KEYWORDS = ("and", "or", "not", "imply", "exists", "forall", "=", "at start", "at end",
+                      "over all", "preference")
+EFFECT_KEYWORDS = ("and", "not", "forall", "when", "increase", "decrease", "assign", "scale-up",
+                   "scale-down", "at start", "at end")
+MAX_ARGUMENT_ITEMS = 1000
+"""Objects offered at one argument: a problem with 5,000 crates offers the first 1,000 that start like
+the word being typed (typing a letter or two narrows it)."""
+TIME_KEYWORDS = frozenset({"at start", "at end", "over all"})
+ACTION_HEADS = frozenset({":action", ":durative-action", ":process", ":event"})
+_ACTION_SECTION = re.compile(r":(?:effect|precondition|condition|duration|parameters|observe)\b",
+                             re.IGNORECASE)
+
+
+class CompletionFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        self._server.hub.completion.append(complete)
+
+
+def complete(context: DocumentContext, params: types.CompletionParams) -> list[types.CompletionItem]:
+    if context.kind not in ("domain", "problem", "plan"):
+        return []
+    cursor = cursor_context(context.text, context.mapper.offset(params.position))
+    domain = context.domain.domain if context.domain is not None else None
+    vocab = vocabulary(domain) if domain is not None else None
+    items = Completer(context, cursor, vocab)
+    if context.kind == "plan":
+        items.plan()
+    else:
+        items.pddl()
+    return items.items
+
+
+class Completer:
+    """Collects the items for one request; each method handles one kind of place."""
+
+    def __init__(self, context: DocumentContext, cursor: CursorContext, vocab: Vocabulary | None) -> None:
+        self.context = context
+        self.cursor = cursor
+        self.vocab = vocab
+        self.items: list[types.CompletionItem] = []
+        self._range = context.mapper.range(cursor.prefix_span)
+
+    def add(self, label: str, kind: types.CompletionItemKind, detail: str | None = None,
+            snippet: str | None = None, documentation: str | None = None, rank: int = 0) -> None:
+        new_text = snippet if snippet is not None else label
+        self.items.append(types.CompletionItem(
+            label=label, kind=kind, detail=detail,
+            documentation=types.MarkupContent(kind=types.MarkupKind.Markdown, value=documentation)
+            if documentation else None,
+            text_edit=types.TextEdit(range=self._range, new_text=new_text),
+            insert_text_format=types.InsertTextFormat.Snippet if snippet is not None else None,
+            filter_text=label, sort_text=f"{rank}{len(self.items):05d}"))
+
+    # --- plans ----------------------------------------------------------------------------------
+
+    def plan(self) -> None:
+        cursor = self.cursor
+        if self.vocab is None:
+            return
+        if not cursor.forms or cursor.at_head:
+            bare = not cursor.forms  # a step typed without its "(": complete the whole form
+            for action in self.vocab.actions.values():
+                self._action_item(action, bare)
+            return
+        step = self.vocab.actions.get(cursor.innermost.head if cursor.innermost else "")
+        if step is not None:
+            self._arguments(step.parameters, cursor.argument_index)
+
+    def _action_item(self, action: Action, bare: bool) -> None:
+        body = _snippet(action.name.display, [p.name.display.lstrip("?") for p in action.parameters])
+        self.add(action.name.display, types.CompletionItemKind.Function,
+                 detail=signature(action.name, action.parameters),
+                 snippet=f"({body})" if bare else body)
+
+    # --- domains and problems -------------------------------------------------------------------
+
+    def pddl(self) -> None:
+        cursor, heads = self.cursor, self.cursor.heads
+        kind = self.context.kind
+        if not heads:
+            return
+        if cursor.at_head and len(heads) == 2 and heads[0] == "define":
+            for keyword in DOMAIN_SECTIONS if kind == "domain" else PROBLEM_SECTIONS:
+                self.add(keyword, types.CompletionItemKind.Keyword, rank=0)
+            return
+        innermost = heads[-1]
+        if innermost == ":requirements" and not cursor.at_head:
+            present = set(cursor.words_before)
+            for requirement, meaning in KNOWN.items():
+                if requirement not in present:
+                    self.add(requirement, types.CompletionItemKind.Keyword, documentation=meaning)
+            return
+        if innermost in ACTION_HEADS and not cursor.at_head:
+            if cursor.previous_word in (":precondition", ":effect", ":condition", ":parameters", ":duration"):
+                return
+            sections = DURATIVE_SECTIONS if innermost == ":durative-action" else ACTION_SECTIONS
+            for keyword in sections:
+                self.add(keyword, types.CompletionItemKind.Keyword)
+            return
+        if cursor.previous_word == "-" and len(cursor.words_before) >= 2:  # not `(- ?a ?b)`
+            self._types()
+            return
+        if cursor.prefix.startswith("?") or (self.vocab is not None and self._in_formula()):
+            self._formula()
+
+    def _in_formula(self) -> bool:
+        heads = self.cursor.heads
+        if any(h in FORMULA_SECTIONS for h in heads):
+            return True
+        # an action's sections are keywords, not forms: `(:action a :precondition (...`
+        action_level = next((i for i, h in enumerate(heads) if h in ACTION_HEADS), None)
+        return action_level is not None and action_level < len(heads) - 1
+
+    def _formula(self) -> None:
+        cursor, vocab = self.cursor, self.vocab
+        if cursor.prefix.startswith("?"):
+            self._variables(None)
+            return
+        if vocab is None:
+            return
+        if cursor.at_head:
+            self._predicates(vocab)
+            return
+        head = cursor.innermost.head if cursor.innermost else ""
+        declared: PredicateDecl | None = vocab.predicates.get(head)
+        parameters = declared.parameters if declared is not None else None
+        if parameters is None and head in vocab.functions:
+            parameters = vocab.functions[head].parameters
+        if parameters is None:
+            return
+        index = cursor.argument_index
+        if self.context.kind == "domain" or self._in_quantifier():
+            self._variables(parameters[index].type if index < len(parameters) else None)
+        self._arguments(parameters, index)
+
+    def _in_quantifier(self) -> bool:
+        return any(h in ("forall", "exists") for h in self.cursor.heads)
+
+    def _predicates(self, vocab: Vocabulary) -> None:
+        in_domain = self.context.kind == "domain"
+        for decl in vocab.predicates.values():
+            labels = [p.name.display if in_domain else type_text(p.type) for p in decl.parameters]
+            self.add(decl.name.display, types.CompletionItemKind.Function,
+                     detail=signature(decl.name, decl.parameters),
+                     snippet=_snippet(decl.name.display, labels))
+        for function in vocab.functions.values():
+            labels = [p.name.display if in_domain else type_text(p.type) for p in function.parameters]
+            self.add(function.name.display, types.CompletionItemKind.Field,
+                     detail=function_signature(function),
+                     snippet=_snippet(function.name.display, labels), rank=1)
+        section = next((h for h in reversed(self.cursor.heads) if h in FORMULA_SECTIONS), "")
+        in_effect = section == ":effect" or self._action_section() == ":effect"
+        durative = ":durative-action" in self.cursor.heads
+        if section != ":init":
+            for keyword in EFFECT_KEYWORDS if in_effect else CONDITION_KEYWORDS:
+                if durative or keyword not in TIME_KEYWORDS:
+                    self.add(keyword, types.CompletionItemKind.Keyword, rank=2)
+
+    def _action_section(self) -> str:
+        """The section of the enclosing action the cursor is in (``:effect``...), by the last section
+        keyword written between the action's start and the cursor."""
+        for form in self.cursor.forms:
+            if form.head in ACTION_HEADS:
+                found = _ACTION_SECTION.findall(self.context.text, form.start, self.cursor.offset)
+                return found[-1].lower() if found else ""
+        return ""
+
+    def _variables(self, wanted: TypeRef | None) -> None:
+        """The variables in scope at the cursor (the action's parameters, enclosing quantifiers)."""
+        offset = self.cursor.offset
+        seen: set[str] = set()
+        for occurrence in index_of(self.context).occurrences:
+            target = occurrence.target
+            if (occurrence.kind != "variable" or not occurrence.is_declaration or target is None
+                    or target.scope is None or not (target.scope.start < offset <= target.scope.end)
+                    or _is_declaration_list(target.scope, self.context)):
+                continue
+            if occurrence.key in seen:
+                continue
+            types_ = self._variable_types(occurrence.span)
+            if wanted is not None and self.vocab is not None and not self.vocab.fits(types_, wanted):
+                continue
+            seen.add(occurrence.key)
+            self.add(occurrence.text, types.CompletionItemKind.Variable,
+                     detail=" ".join(types_) or OBJECT)
+
+    def _variable_types(self, span: Span) -> tuple[str, ...]:
+        model = self.context.parsed.model
+        for item in _typed_names(model):
+            if item.name.span == span:
+                return tuple(t.key for t in item.type.names) if item.type is not None else ()
+        return ()
+
+    def _arguments(self, parameters: tuple[TypedName, ...], index: int) -> None:
+        """Objects and constants that fit parameter ``index`` (and start like the word being typed)."""
+        if self.vocab is None or index >= len(parameters):
+            return
+        wanted = parameters[index].type
+        problem_doc = self.context.problem
+        problem = problem_doc.problem if problem_doc is not None else None
+        entries: list[tuple[TypedName, str]] = [(c, "constant") for c in self.vocab.constants.values()]
+        if problem is not None:
+            scope = problem_scope(self.vocab, problem)
+            entries += [(o, "object") for key, o in scope.objects.items() if key not in self.vocab.constants]
+        prefix = self.cursor.prefix.lower()
+        shown = 0
+        for entry, what in entries:
+            if prefix and not entry.name.key.startswith(prefix):
+                continue
+            if wanted is not None and not self.vocab.fits(_keys(entry.type) or (OBJECT,), wanted):
+                continue
+            self._object_item(entry, what)
+            shown += 1
+            if shown >= MAX_ARGUMENT_ITEMS:
+                return
+
+    def _object_item(self, entry: TypedName, what: str) -> None:
+        self.add(entry.name.display, types.CompletionItemKind.Constant if what == "constant"
+                 else types.CompletionItemKind.Value, detail=f"{what} - {type_text(entry.type)}")
+
+    def _types(self) -> None:
+        if self.vocab is None:
+            return
+        parents = [p.display for t in self.vocab.domain.types for p in (t.parent.names if t.parent else ())]
+        names = [t.name.display for t in self.vocab.domain.types] + parents + [OBJECT]
+        for name in dict.fromkeys(names):
+            self.add(name, types.CompletionItemKind.Class)
+
+
+def _snippet(head: str, placeholders: list[str]) -> str:
+    """``on ${1:?x} ${2:?y}``: the form's words after its ``(``, each argument a tab stop."""
+    stops = " ".join(f"${{{i}:{label}}}" for i, label in enumerate(placeholders, 1))
+    return f"{head} {stops}".rstrip()
+
+
+def _keys(type_ref: TypeRef | None) -> tuple[str, ...]:
+    return tuple(t.key for t in type_ref.names) if type_ref is not None else ()
+
+
+def _is_declaration_list(scope: Span, context: DocumentContext) -> bool:
+    """Whether ``scope`` is a predicate or function declaration (whose parameters are not in scope
+    anywhere else)."""
+    model = context.parsed.model
+    if not isinstance(model, Domain):
+        return False
+    return any(d.span == scope for d in model.predicates) or any(d.span == scope for d in model.functions)
+
+
+def _typed_names(model: object) -> Iterable[TypedName]:
+    if isinstance(model, Domain):
+        for action in model.actions:
+            yield from action.parameters
+            for formula in (action.precondition, action.effect, action.duration, action.observe):
+                for node in walk(formula):
+                    if isinstance(node, Quantified):
+                        yield from node.variables
+        for rule in model.derived:
+            yield from rule.head.parameters
+            for node in walk(rule.body):
+                if isinstance(node, Quantified):
+                    yield from node.variables
+    elif isinstance(model, Problem):
+        for formula in (model.goal, model.constraints):
+            for node in walk(formula):
+                if isinstance(node, Quantified):
+                    yield from node.variables

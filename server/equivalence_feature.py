@@ -1,0 +1,149 @@
+"""Equivalence with a reference problem in the editor: a code lens on the problem's header, and the
+commands the VS Code extension sends (*Check equivalence*, *Grade folder*).
+
+The verdict itself is computed in the lint path (``analyses/equivalence_lint.py``), so the
+diagnostic on `:goal` / `:init` gets the diagnostics feature's debouncing, coalescing (an edit
+supersedes the running check), worker threads and version guard; the lens asks the same memo, which
+answers at once when the diagnostics run already computed it, and otherwise computes it in a worker
+thread (bounded by ``plansight.equivalence.stateBudget`` / ``timeLimitSeconds``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections import Counter
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..analyses.spans import Span
+from .analysis import reference_globs_of_settings
+from .context import DocumentContext, build_context, capture_context
+from .plan_feature import _argument as argument_of
+
+if TYPE_CHECKING:
+    from ..analyses.equivalence import Budget
+    from ..analyses.equivalence_lint import LinkedVerdict
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+CHECK_COMMAND = "plansight.server.checkEquivalence"
+GRADE_COMMAND = "plansight.server.gradeFolder"
+LENS_TITLE_WIDTH = 100
+
+
+class EquivalenceFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        server = self._server
+        server.hub.code_lens.append(self.code_lens)
+
+        @server.command(CHECK_COMMAND)
+        async def check_equivalence(*arguments: Any) -> dict[str, Any]:
+            context = await self._context(arguments)
+            linked = await asyncio.to_thread(self.linked, context)
+            if linked is None:
+                return {
+                    "message": "This problem is linked to no reference problem: add `; @reference PATH` "
+                    "at its top, or map its folder in `plansight.referenceGlobs`."
+                }
+            if linked.verdict is None:
+                return {"message": f"Cannot compare with the reference: {linked.error}."}
+            return {
+                **linked.verdict.as_json(context.path),
+                "reference": linked.reference_path,
+                "summary": lens_title(linked),
+            }
+
+        @server.command(GRADE_COMMAND)
+        async def grade_folder(*arguments: Any) -> dict[str, Any]:
+            folder, reference, report = (argument_of(arguments, k) for k in ("folder", "reference", "report"))
+            if not all(isinstance(v, str) for v in (folder, reference, report)):
+                raise ValueError(f'{GRADE_COMMAND} needs [{{"folder", "reference", "report"}}] paths')
+            return await asyncio.to_thread(self.grade, folder, reference, report)
+
+    # --- lens ---------------------------------------------------------------------------------------
+
+    async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+        if context.kind != "problem" or context.parsed.problem is None:
+            return []
+        linked = await asyncio.to_thread(self.linked, context)
+        if linked is None:
+            return []
+        problem = context.parsed.problem
+        span = problem.name.span if problem.name.span.end > problem.name.span.start else Span(0, 0)
+        start = context.mapper.range(span).start
+        at = types.Position(line=start.line, character=0)
+        title = lens_title(linked)
+        if len(title) > LENS_TITLE_WIDTH:
+            title = title[: LENS_TITLE_WIDTH - 1] + "…"
+        return [
+            types.CodeLens(
+                range=types.Range(start=at, end=at),
+                command=types.Command(title=title, command=CHECK_COMMAND, arguments=[{"uri": context.uri}]),
+            )
+        ]
+
+    def linked(self, context: DocumentContext) -> LinkedVerdict | None:
+        globs = reference_globs_of_settings(context.settings, self._server.workspace_root)
+        from ..analyses.equivalence_lint import linked_verdict  # networkx: only once a problem is open
+
+        return linked_verdict(context.analyzer, context.parsed, globs, self.budget())
+
+    def budget(self) -> Budget:
+        from ..analyses.equivalence_lint import lint_budget
+
+        settings = self._server.settings
+        return lint_budget(settings.equivalence_state_budget, settings.equivalence_time_limit_s)
+
+    async def _context(self, arguments: Sequence[Any]) -> DocumentContext:
+        uri = argument_of(arguments, "uri")
+        if not isinstance(uri, str):
+            raise ValueError(f'expected arguments [{{"uri": ...}}], got {list(arguments)!r}')
+        request = capture_context(self._server, uri)
+        if request is None:
+            raise ValueError(f"cannot read {uri}")
+        context = await asyncio.to_thread(build_context, request, self._server.diagnostics.parses)
+        if context is None or context.kind != "problem":
+            raise ValueError(f"{uri} is not a PDDL problem")
+        return context
+
+    # --- grading ------------------------------------------------------------------------------------
+
+    def grade(self, folder: str, reference_path: str, report: str) -> dict[str, Any]:
+        from ..analyses.grading import grade_file, submissions
+        from ..analyses.lint import Analyzer, DiskSource
+        from ..analyses.reference_problem import load_reference
+        from ..grade_report import write_report
+
+        loaded = load_reference(Analyzer(DiskSource()), reference_path, None, self.budget())
+        if loaded.reference is None:
+            return {"message": f"Cannot grade: {loaded.error}."}
+        graded = [
+            grade_file(loaded.reference, student, path, False)
+            for student, path in submissions(folder, reference_path)
+        ]
+        counts = Counter(g.verdict.outcome for g in graded)
+        write_report(report, graded, counts, reference=reference_path, placeholder=False)
+        summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
+        return {
+            "report": report,
+            "summary": f"{len(graded)} submissions: {summary or 'none found'}",
+            "counts": dict(counts),
+        }
+
+
+def lens_title(linked: LinkedVerdict) -> str:
+    verdict = linked.verdict
+    if verdict is None:
+        return f"? reference (unknown: {linked.error})"
+    if verdict.equivalent is True:
+        return f"≡ reference ({verdict.mode})"
+    if verdict.equivalent is None:
+        return f"? reference (unknown: {verdict.explanation.removeprefix('Unknown: ').rstrip('.')})"
+    return "≢ reference" if verdict.outcome == "not equivalent" else f"≢ reference ({verdict.outcome})"

@@ -1,0 +1,43 @@
+"""``textDocument/foldingRange``: every section, action and action part, and comment blocks
+(``analyses/folding.py``; works on broken files too)."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.folding import folding_ranges
+from .documents import uri_to_path
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+_KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
+
+
+class FoldingFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        server = self._server
+
+        @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)
+        async def folding(params: types.FoldingRangeParams) -> list[types.FoldingRange] | None:
+            document = server.documents.open.get(params.text_document.uri)
+            text = document.text if document is not None else _read(params.text_document.uri)
+            if text is None or len(text) > server.settings.max_file_chars:
+                return None
+            folds = await asyncio.to_thread(folding_ranges, text)
+            return [types.FoldingRange(start_line=f.start_line, end_line=f.end_line, kind=_KINDS[f.kind])
+                    for f in folds]
+
+
+def _read(uri: str) -> str | None:
+    try:
+        with open(uri_to_path(uri), encoding="utf-8") as stream:
+            return stream.read()
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None

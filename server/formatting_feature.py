@@ -1,0 +1,79 @@
+"""``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edit.
+
+The layout is the core's (``analyses/formatter.py``), the same ``plansight format`` prints. The
+answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
+keeps the cursor, the selection and the folds outside the change. A document with syntax errors gets
+no edit; the reason goes to the log, since formatting it could lose what the user wrote.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.formatter import TextEdit, format_parsed, format_range, refusal, whole_document_edit
+from .context import DocumentContext, build_context, capture_context
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+
+class FormattingFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        server = self._server
+
+        @server.feature(types.TEXT_DOCUMENT_FORMATTING)
+        async def formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
+            context = await self._context(params.text_document.uri)
+            return None if context is None else await asyncio.to_thread(document_edits, context)
+
+        @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
+        async def range_formatting(
+                params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
+            context = await self._context(params.text_document.uri)
+            if context is None:
+                return None
+            return await asyncio.to_thread(range_edits, context, params.range)
+
+    async def _context(self, uri: str) -> DocumentContext | None:
+        request = capture_context(self._server, uri)
+        if request is None:
+            return None
+        return await asyncio.to_thread(build_context, request, self._server.diagnostics.parses)
+
+
+def _settings(context: DocumentContext) -> tuple[int, int]:
+    return context.settings.format_indent, context.settings.format_line_width
+
+
+def document_edits(context: DocumentContext) -> list[types.TextEdit]:
+    indent, width = _settings(context)
+    result = format_parsed(context.parsed, indent, width)
+    if result.text is None:
+        logger.info("not formatting %s: %s", context.uri, result.reason)
+        return []
+    return _lsp_edits(context, whole_document_edit(context.text, result.text))
+
+
+def range_edits(context: DocumentContext, range_: types.Range) -> list[types.TextEdit]:
+    reason = refusal(context.parsed)
+    if reason is not None:
+        logger.info("not formatting %s: %s", context.uri, reason)
+        return []
+    indent, width = _settings(context)
+    edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan")
+    return _lsp_edits(context, edit)
+
+
+def _lsp_edits(context: DocumentContext, edit: TextEdit | None) -> list[types.TextEdit]:
+    if edit is None:
+        return []
+    return [types.TextEdit(range=context.mapper.range(edit.span), new_text=edit.new_text)]

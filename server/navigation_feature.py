@@ -1,0 +1,102 @@
+"""Go to definition / declaration, find references and document highlight.
+
+All four start from the name under the cursor and its declaration in the symbol index; references
+follow the declaration into every file linked to it (:mod:`~plansight.server.symbol_lookup`), so
+"find references" on a domain predicate lists its uses in the problems and plans too.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.symbols import Occurrence
+from .convert import path_to_uri
+from .symbol_lookup import SymbolRequest, index_of, references, run_on_context
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+
+class NavigationFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        server = self._server
+
+        @server.feature(types.TEXT_DOCUMENT_DEFINITION)
+        async def definition(params: types.DefinitionParams) -> list[types.Location] | None:
+            return await run_on_context(server, params.text_document.uri,
+                                        lambda request: declaration_location(request, params.position))
+
+        @server.feature(types.TEXT_DOCUMENT_DECLARATION)
+        async def declaration(params: types.DeclarationParams) -> list[types.Location] | None:
+            return await run_on_context(server, params.text_document.uri,
+                                        lambda request: declaration_location(request, params.position))
+
+        @server.feature(types.TEXT_DOCUMENT_REFERENCES)
+        async def references_(params: types.ReferenceParams) -> list[types.Location] | None:
+            return await run_on_context(server, params.text_document.uri, lambda request: reference_locations(
+                request, params.position, params.context.include_declaration))
+
+        @server.feature(types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
+        async def highlight(params: types.DocumentHighlightParams) -> list[types.DocumentHighlight] | None:
+            return await run_on_context(server, params.text_document.uri,
+                                        lambda request: highlights(request, params.position))
+
+
+def _under_cursor(request: SymbolRequest, position: types.Position) -> Occurrence | None:
+    context = request.context
+    return index_of(context).at(context.mapper.offset(position))
+
+
+def declaration_location(request: SymbolRequest, position: types.Position) -> list[types.Location] | None:
+    occurrence = _under_cursor(request, position)
+    if occurrence is None or occurrence.target is None:
+        return None
+    target = occurrence.target
+    mapper = request.mapper(target.path)
+    if mapper is None:
+        return None
+    return [types.Location(uri=_uri(request, target.path), range=mapper.range(target.span))]
+
+
+def reference_locations(request: SymbolRequest, position: types.Position,
+                        include_declaration: bool) -> list[types.Location] | None:
+    occurrence = _under_cursor(request, position)
+    if occurrence is None or occurrence.target is None:
+        return None
+    locations: list[types.Location] = []
+    for found in references(request.context, occurrence.target):
+        mapper = request.mapper(found.path, found.text)
+        if mapper is None:
+            continue
+        uri = _uri(request, found.path)
+        locations.extend(types.Location(uri=uri, range=mapper.range(o.span)) for o in found.occurrences
+                         if include_declaration or not o.is_declaration)
+    return locations
+
+
+def highlights(request: SymbolRequest, position: types.Position) -> list[types.DocumentHighlight] | None:
+    """The occurrences in this document of the name under the cursor; a requirement or a built-in
+    (no declaration) highlights its other spellings."""
+    occurrence = _under_cursor(request, position)
+    if occurrence is None:
+        return None
+    index = index_of(request.context)
+    if occurrence.target is not None:
+        same = index.references_to(occurrence.target)
+    else:
+        same = [o for o in index.occurrences
+                if o.target is None and o.kind == occurrence.kind and o.key == occurrence.key]
+    mapper = request.context.mapper
+    return [types.DocumentHighlight(
+        range=mapper.range(o.span),
+        kind=types.DocumentHighlightKind.Write if o.is_declaration else types.DocumentHighlightKind.Read)
+        for o in same]
+
+
+def _uri(request: SymbolRequest, path: str) -> str:
+    return request.context.uri if path == request.context.path else path_to_uri(path)

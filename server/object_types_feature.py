@@ -1,0 +1,31 @@
+"""Inlay hints in problems: each object's type after its name where the ``- type`` is far away
+(``analyses/object_type_hints.py``), when ``plansight.inlayHints.objectTypes`` is on."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.object_type_hints import object_type_hints
+from .context import DocumentContext
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+
+class ObjectTypesFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        self._server.hub.inlay_hint.append(object_type_inlay_hints)
+
+
+def object_type_inlay_hints(context: DocumentContext, params: types.InlayHintParams) -> list[types.InlayHint]:
+    problem = context.parsed.problem
+    if problem is None or not getattr(context.settings, "inlay_object_types", False):
+        return []
+    hints = object_type_hints(problem, context.text, context.mapper.span(params.range))
+    return [types.InlayHint(position=context.mapper.position(h.offset), label=h.label,
+                            kind=types.InlayHintKind.Type, padding_left=False) for h in hints]

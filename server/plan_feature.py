@@ -1,0 +1,454 @@
+"""Plans in the editor: what each step changed, the state before it, and where the plan stands.
+
+For a plan document linked to its problem and domain (SPEC.md §1) the plan is simulated
+(:func:`~plansight.analyses.simulate.simulate`) and shown as
+
+* **inlay hints** after each executed step: ``+(holding a) -(on-table a)``, and with a reference plan
+  the step's AQM label (seed 004);
+* a **hover** on a step: the full state before it, grouped by predicate, and what the step changed;
+* a **code lens** on the first line: ``valid`` or ``LEA 3/8 · 2 of 5 goals hold · StV 4``;
+* two **commands** any client can execute: ``plansight.server.simulatePlan`` (the ``plansight plan``
+  JSON of the plan) and ``plansight.server.stateAtStep`` (the state before the step on a line).
+
+Hover, inlay hints and the lens of one version arrive as separate requests, often together; the
+simulation (and the reference metrics) are computed once per (plan, problem, domain[, reference])
+text and shared through :class:`_Memo`. Inlay hints are produced only for the requested range, so a
+10,000-step plan costs one simulation and then a binary search per scroll.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import bisect
+import logging
+import os
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from concurrent.futures import Future
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+from lsprotocol import types
+
+from ..analyses.association import glob_matches, resolve_link
+from ..analyses.documents import ParsedDocument
+from ..analyses.model import Domain, Plan, PlanStep, Problem
+from ..analyses.plan_comparison import validity_checker
+from ..analyses.plan_metrics import Evaluation, action_text, actions_of, evaluate
+from ..analyses.plan_report import effect_items, effects_line, sorted_atoms, state_lines, summary_line
+from ..analyses.simulate import Simulation, TraceStep, Unparsed, simulate, step_text, unparsed_lines
+from ..analyses.spans import Span
+from ..plan_command import PlanJob, plan_json
+from .command_arguments import argument_of as _argument  # the name equivalence_feature imports
+from .command_arguments import command_context
+from .context import DocumentContext
+from .feature_hub import refresh
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+SIMULATE_COMMAND = "plansight.server.simulatePlan"
+STATE_COMMAND = "plansight.server.stateAtStep"
+
+LENS_TITLE_WIDTH = 100
+"""A lens title longer than this (a long skip reason) is cut: the full text is in the diagnostics."""
+
+AQM_MEANINGS = {
+    "correct": "the same action as the reference plan's at this position",
+    "misplaced": "an action of the reference plan, at another position",
+    "same_act": "the right action name with arguments that are not all right",
+    "diff_act": "a different action with some similarity in its arguments",
+    "redundant": "resembles no unpaired action of the reference plan",
+}
+
+_K = TypeVar("_K", bound=Hashable)
+_V = TypeVar("_V")
+
+
+class _Memo(Generic[_K, _V]):
+    """Compute each key once, however many threads ask at the same time; keep the newest few.
+
+    Keys are the texts involved (plan, problem, domain), so any edit is a new key and nothing is
+    ever stale; old entries fall off the end.
+    """
+
+    def __init__(self, size: int = 8) -> None:
+        self._size = size
+        self._lock = threading.Lock()
+        self._entries: OrderedDict[_K, Future[_V]] = OrderedDict()
+
+    def ready(self, key: _K) -> _V | None:
+        """The value of ``key`` if it has been computed (successfully), without waiting for it."""
+        with self._lock:
+            future = self._entries.get(key)
+        if future is None or not future.done() or future.exception() is not None:
+            return None
+        return future.result()
+
+    def get(self, key: _K, compute: Callable[[], _V]) -> _V:
+        with self._lock:
+            future = self._entries.get(key)
+            owner = future is None
+            if future is None:
+                future = self._entries[key] = Future()
+                while len(self._entries) > self._size:
+                    self._entries.popitem(last=False)
+            else:
+                self._entries.move_to_end(key)
+        if owner:
+            try:
+                future.set_result(compute())
+            except BaseException as error:
+                with self._lock:
+                    if self._entries.get(key) is future:
+                        del self._entries[key]
+                future.set_exception(error)
+        return future.result()
+
+
+@dataclass(frozen=True, slots=True)
+class ReferenceResult:
+    """The reference plan of a plan and the seed 004 metrics against it (``problem`` when unusable).
+
+    The first comparison of a server's life loads WordNet (seconds); until it is done ``evaluation``
+    is None and ``pending`` computes it, so the lens and the hints can answer without the metrics
+    and ask the client to refresh when they are there.
+    """
+
+    path: str
+    evaluation: Evaluation | None
+    problem: str | None = None
+    pending: Callable[[], Evaluation] | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class PlanView:
+    """One plan version as the editor shows it: its simulation, or why there is none."""
+
+    plan: Plan | None
+    simulation: Simulation | None
+    not_simulated: str | None
+    reference: ReferenceResult | None = None
+
+    def step_index_at(self, offset: int) -> int | None:
+        """The index of the simulated step whose text contains ``offset`` (ends included)."""
+        if self.simulation is None:
+            return None
+        steps = self.simulation.steps
+        position = bisect.bisect_right(steps, offset, key=lambda step: step.span.start) - 1
+        if position >= 0 and offset <= steps[position].span.end:
+            return position
+        return None
+
+    def labels_by_span(self) -> dict[Span, tuple[str, int | None]]:
+        """AQM label (and the paired reference index) of each parsed step, keyed by its span."""
+        if self.plan is None or self.reference is None or self.reference.evaluation is None:
+            return {}
+        alignment = self.reference.evaluation.alignment
+        paired = {pair.index: pair.reference_index for pair in alignment.pairs}
+        return {step.span: (label, paired.get(index))
+                for index, (step, label) in enumerate(zip(self.plan.steps, alignment.labels, strict=False))}
+
+
+class PlanFeature:
+    """Inlay hints, hover, code lens and commands for plan documents."""
+
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+        self._simulations: _Memo[tuple[str, str, str], Simulation] = _Memo()
+        self._evaluations: _Memo[tuple[str, str, str, str, str], Evaluation] = _Memo()
+        self._computing: set[str] = set()
+        """reference plans whose metrics are being computed in the background (event loop only)"""
+
+    def register(self) -> None:
+        server = self._server
+        server.hub.inlay_hint.append(self.inlay_hints)
+        # First in line: on a plan step the state before it is what a user hovers for; the generic
+        # hover (an action's signature, from the editing features) would otherwise answer first and
+        # hide it. Anywhere else this provider returns None and the others answer as before.
+        server.hub.hover.insert(0, self.hover)
+        server.hub.code_lens.append(self.code_lens)
+
+        @server.command(SIMULATE_COMMAND)
+        async def simulate_plan(*arguments: Any) -> dict[str, Any]:
+            context = await command_context(self._server, arguments, "plan", "a plan")
+            return await asyncio.to_thread(self.plan_json, context)
+
+        @server.command(STATE_COMMAND)
+        async def state_at_step(*arguments: Any) -> dict[str, Any] | None:
+            context = await command_context(self._server, arguments, "plan", "a plan")
+            line = _argument(arguments, "line")
+            if not isinstance(line, int) or isinstance(line, bool) or line < 0:
+                raise ValueError(f"{STATE_COMMAND} needs a 0-based line number, got {line!r}")
+            return await asyncio.to_thread(self.state_at_line, context, line)
+
+    # --- the simulation of a document -------------------------------------------------------------
+
+    def view(self, context: DocumentContext) -> PlanView | None:
+        """The simulated plan of a plan document (None for any other kind of document), with the
+        reference metrics if they are ready."""
+        if context.kind != "plan":
+            return None
+        plan = context.parsed.plan
+        if plan is None:
+            return PlanView(None, None, "the plan could not be read")
+        domain_doc, problem_doc = context.domain, context.problem
+        if problem_doc is None:
+            return PlanView(plan, None, "no problem is linked to this plan (add `; @problem PATH`)")
+        if domain_doc is None:
+            return PlanView(plan, None, "no domain is linked to this plan's problem")
+        problem, domain = problem_doc.problem, domain_doc.domain
+        if problem is None or domain is None:
+            broken = "problem" if problem is None else "domain"
+            return PlanView(plan, None, f"the {broken} has errors that stop it from being read")
+        key = (context.text, problem_doc.text, domain_doc.text)
+        simulation = self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+        if simulation.skipped_reason is not None:
+            return PlanView(plan, simulation, f"simulation skipped: {simulation.skipped_reason}")
+        reference = self._reference(context, plan, simulation, problem_doc, domain_doc)
+        return PlanView(plan, simulation, None, reference)
+
+    def _reference(self, context: DocumentContext, plan: Plan, simulation: Simulation,
+                   problem_doc: ParsedDocument, domain_doc: ParsedDocument) -> ReferenceResult | None:
+        path = self.reference_plan_path(context)
+        if path is None:
+            return None
+        reference = context.read_partner(path)
+        if reference is None:
+            return ReferenceResult(path, None, f"the reference plan `{path}` cannot be read")
+        if reference.plan is None or reference.kind != "plan":
+            return ReferenceResult(path, None, f"`{path}` is not a plan")
+        problem, domain = problem_doc.problem, domain_doc.domain
+        assert problem is not None and domain is not None
+        version = str(getattr(context.settings, "similarity_version", "v1"))
+        key = (context.text, reference.text, problem_doc.text, domain_doc.text, version)
+        valid = bool(simulation.valid)
+
+        def compute() -> Evaluation:
+            # no potential search (pi1): it simulates thousands of variants, too slow for a lens
+            is_valid = validity_checker(domain, problem)
+            return evaluate(actions_of(plan), actions_of(reference.plan or Plan()), valid=valid,
+                            is_valid=is_valid, version=version,  # type: ignore[arg-type]
+                            with_potential=False)
+
+        ready = self._evaluations.ready(key)
+        if ready is not None:
+            return ReferenceResult(path, ready)
+        return ReferenceResult(path, None, pending=lambda: self._evaluations.get(key, compute))
+
+    async def _view_now(self, context: DocumentContext) -> PlanView | None:
+        """The view for a lens or hints: computed off the loop; pending metrics finish in the
+        background and then the client is asked to re-request lenses and hints."""
+        view = await asyncio.to_thread(self.view, context)
+        reference = view.reference if view is not None else None
+        if reference is not None and reference.pending is not None and reference.path not in self._computing:
+            self._computing.add(reference.path)
+            self._server.spawn(self._finish(reference.path, reference.pending))
+        return view
+
+    async def _finish(self, path: str, pending: Callable[[], Evaluation]) -> None:
+        try:
+            await asyncio.to_thread(pending)
+        except Exception:
+            logger.exception("comparing with the reference plan %s failed", path)
+        finally:
+            self._computing.discard(path)
+        await refresh(self._server, "code_lens")
+        await refresh(self._server, "inlay_hint")
+
+    def reference_plan_path(self, context: DocumentContext) -> str | None:
+        """``; @reference-plan PATH`` (relative to the plan), else the first matching
+        ``plansight.referencePlanGlobs`` entry (``{stem}`` = the plan's name without extension)."""
+        directive = context.parsed.directive("reference-plan")
+        if directive is not None:
+            return resolve_link(context.path, directive.value)
+        globs = getattr(context.settings, "reference_plan_globs", ())
+        if not globs or not os.path.isabs(context.path):
+            return None
+        root = self._server.workspace_root or os.path.dirname(context.path)
+        for entry in globs:
+            pattern = entry.glob if os.path.isabs(entry.glob) else os.path.join(root, entry.glob)
+            if glob_matches(pattern, context.path):
+                target = entry.reference_plan.replace("{stem}", PurePath(context.path).stem)
+                return os.path.normpath(target if os.path.isabs(target) else os.path.join(root, target))
+        return None
+
+    # --- providers ----------------------------------------------------------------------------------
+
+    async def inlay_hints(self, context: DocumentContext,
+                          params: types.InlayHintParams) -> list[types.InlayHint]:
+        view = await self._view_now(context)
+        if view is None or view.simulation is None:
+            return []
+        settings = context.settings
+        show_effects = getattr(settings, "inlay_plan_effects", True)
+        labels = view.labels_by_span() if getattr(settings, "inlay_aqm_labels", True) else {}
+        wanted = context.mapper.span(params.range)
+        simulation = view.simulation
+        hints: list[types.InlayHint] = []
+        steps = simulation.steps
+        first = max(bisect.bisect_left(steps, wanted.start, key=lambda step: step.span.end), 0)
+        last = bisect.bisect_left(steps, max(wanted.end, wanted.start + 1), key=lambda step: step.span.start)
+        for index in range(first, last):
+            step = steps[index]
+            position = context.mapper.position(step.span.end)
+            label = labels.get(step.span)
+            if label is not None:
+                hints.append(self._label_hint(position, label, view))
+            if show_effects and index < len(simulation.trace):
+                hints.append(_effects_hint(position, simulation.trace[index]))
+        return hints
+
+    def _label_hint(self, position: types.Position, label: tuple[str, int | None],
+                    view: PlanView) -> types.InlayHint:
+        value, paired = label
+        tooltip = f"AQM label `{value}`: {AQM_MEANINGS.get(value, value)}."
+        evaluation = view.reference.evaluation if view.reference is not None else None
+        if paired is not None and evaluation is not None:
+            tooltip += (f" Paired with step {paired + 1} of the reference plan, "
+                        f"`{action_text(evaluation.reference[paired])}`.")
+        return types.InlayHint(position=position, label=value, padding_left=True,
+                               tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown, value=tooltip))
+
+    def hover(self, context: DocumentContext, params: types.HoverParams) -> types.Hover | None:
+        view = self.view(context)
+        if view is None or view.simulation is None or view.not_simulated is not None:
+            return None
+        index = view.step_index_at(context.mapper.offset(params.position))
+        if index is None:
+            return None
+        simulation = view.simulation
+        step = simulation.steps[index]
+        text = hover_markdown(simulation, index, _label_line(view, step))
+        return types.Hover(contents=types.MarkupContent(kind=types.MarkupKind.Markdown, value=text),
+                           range=context.mapper.range(step.span))
+
+    async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+        view = await self._view_now(context)
+        if view is None:
+            return []
+        title = lens_title(view)
+        if len(title) > LENS_TITLE_WIDTH:
+            title = title[:LENS_TITLE_WIDTH - 1] + "…"
+        start = types.Position(line=0, character=0)
+        return [types.CodeLens(range=types.Range(start=start, end=start), command=types.Command(
+            title=title, command=SIMULATE_COMMAND, arguments=[{"uri": context.uri}]))]
+
+    # --- commands ----------------------------------------------------------------------------------
+
+    def plan_json(self, context: DocumentContext) -> dict[str, Any]:
+        """The ``plansight plan --format json`` object of the plan (SPEC.md §2), built by the CLI's own
+        code from the simulation the editor already has, so both always agree."""
+        view = self.view(context)
+        assert view is not None
+        simulation = view.simulation
+        domain, problem = context.domain, context.problem
+        job = PlanJob(
+            context.path, context.parsed,
+            domain=domain.domain if domain is not None else None,
+            problem=problem.problem if problem is not None else None,
+            domain_path=domain.path if domain is not None else None,
+            problem_path=problem.path if problem is not None else None,
+            reference_plan_path=self.reference_plan_path(context),
+            steps=list(simulation.steps) if simulation is not None else [],
+            world=simulation.world if simulation is not None else None,
+            simulation=simulation,
+            error=view.not_simulated if simulation is None else None)
+        options = argparse.Namespace(similarity=getattr(context.settings, "similarity_version", "v1"),
+                                     recover=False)
+        return plan_json(job, options)
+
+    def state_at_line(self, context: DocumentContext, line: int) -> dict[str, Any] | None:
+        """The state before the step written on ``line`` (0-based); None when no step is there."""
+        view = self.view(context)
+        if view is None or view.simulation is None or view.not_simulated is not None:
+            return None
+        simulation = view.simulation
+        start = context.mapper.offset(types.Position(line=line, character=0))
+        end = context.mapper.offset(types.Position(line=line + 1, character=0))
+        position = bisect.bisect_left(simulation.steps, start, key=lambda step: step.span.start)
+        if position >= len(simulation.steps) or simulation.steps[position].span.start >= max(end, start + 1):
+            return None
+        step = simulation.steps[position]
+        reached = position <= len(simulation.trace)
+        return {"index": position, "action": step_text(step),
+                "state": sorted_atoms(simulation.state_before(position)) if reached else [],
+                "reached": reached}
+
+
+# --- pure helpers ------------------------------------------------------------------------------------
+
+
+def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Domain) -> Simulation:
+    """Simulate as ``plansight lint`` does: unreadable lines count as steps in their places."""
+    return simulate(domain, problem, unparsed_lines(document.text, plan, document.diagnostics))
+
+
+def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
+    full = "\n".join(f"- `{item}`" for item in effect_items(step.added, step.deleted)) or "nothing changed"
+    return types.InlayHint(
+        position=position, label=effects_line(step.added, step.deleted), padding_left=True,
+        tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                    value=f"Step {step.index + 1} `{step.action}` changed:\n\n{full}"))
+
+
+def _label_line(view: PlanView, step: PlanStep | Unparsed) -> str | None:
+    label = view.labels_by_span().get(step.span)
+    if label is None:
+        return None
+    value, paired = label
+    line = f"AQM: `{value}` ({AQM_MEANINGS.get(value, value)})"
+    evaluation = view.reference.evaluation if view.reference is not None else None
+    if paired is not None and evaluation is not None:
+        line += f", paired with reference step {paired + 1} `{action_text(evaluation.reference[paired])}`"
+    return line
+
+
+def hover_markdown(simulation: Simulation, index: int, label_line: str | None = None) -> str:
+    """The hover of step ``index``: what happened to it, then the state before it."""
+    step = simulation.steps[index]
+    text = step_text(step)
+    failure = simulation.failure
+    if index < len(simulation.trace):
+        trace = simulation.trace[index]
+        effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted))
+        lines = [f"**Step {index + 1}** `{text}` — executed",
+                 f"Changed: {effects}" if effects else "It changed nothing (a redundant step)."]
+    elif failure is not None and index == failure.index:
+        lines = [f"**Step {index + 1}** `{text}` — not executable", failure.message]
+    else:
+        assert failure is not None
+        lines = [f"**Step {index + 1}** `{text}` — not reached",
+                 f"The plan stops at step {failure.index + 1} `{failure.action}`, which is not executable."]
+    if label_line is not None:
+        lines.append(label_line)
+    if index <= len(simulation.trace):
+        state = simulation.state_before(index)
+        body = "\n".join(state_lines(state)) or "; (no atom holds)"
+        lines.append(f"State before step {index + 1} ({len(state)} atom{'s' if len(state) != 1 else ''}):"
+                     f"\n```pddl\n{body}\n```")
+    return "\n\n".join(lines)
+
+
+def lens_title(view: PlanView) -> str:
+    simulation = view.simulation
+    if view.not_simulated is not None or simulation is None:
+        return f"plan not simulated: {view.not_simulated}"
+    goals = simulation.goals
+    evaluation = view.reference.evaluation if view.reference is not None else None
+    title = summary_line(
+        valid=simulation.valid, lea=simulation.lea, length=simulation.length,
+        goals_satisfied=len(goals.satisfied), goals_total=len(goals.satisfied) + len(goals.unsatisfied),
+        stv=evaluation.stv if evaluation is not None else None,
+        lcs=len(evaluation.subsequence) if evaluation is not None else None,
+        score=evaluation.score if evaluation is not None else None)
+    if view.reference is not None and view.reference.problem is not None:
+        title += f" · {view.reference.problem}"
+    elif view.reference is not None and view.reference.evaluation is None:
+        title += " · comparing with the reference plan…"
+    return title

@@ -1,0 +1,195 @@
+"""The "Repair plan" quick fix: keep the plan's correct prefix and let Fast Downward finish it.
+
+On a plan that is not valid a code action offers ``plansight.server.repairPlan``; executing it runs
+`analyses/recovery.py` (pi_corr + pi_comp, seed 004) in a worker thread with a work-done progress
+the user can cancel, within the `plansight.planner.*` budget. Editing the plan again cancels the
+run (the planner's process group is killed) as does a newer repair of the same plan; a finished
+repair is applied with ``workspace/applyEdit`` only while the document is still the version it was
+computed for. The edit replaces everything below the plan's header (its leading `;` comment and
+directive lines), so the links to its problem and reference plan survive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
+from lsprotocol import types
+
+from ..analyses.model import Domain, Plan, Problem
+from ..analyses.plan_metrics import action_text, actions_of
+from ..analyses.spans import Span
+from .context import DocumentContext, build_context, capture_context
+from .plan_feature import PlanFeature, _argument, _Memo, _simulate
+
+if TYPE_CHECKING:
+    from ..analyses.recovery import Budget, Recovery
+    from ..analyses.simulate import Simulation
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+
+REPAIR_COMMAND = "plansight.server.repairPlan"
+POLL_SECONDS = 0.1
+_tokens = itertools.count(1)
+
+
+def header_end(text: str) -> int:
+    """The offset where the plan proper starts: after the leading blank and `;` lines."""
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        stripped = line.strip()
+        if stripped and not stripped.startswith(";"):
+            break
+        offset += len(line)
+    return offset
+
+
+def repaired_text(actions: Sequence[tuple[str, ...]]) -> str:
+    return "".join(action_text(action) + "\n" for action in actions)
+
+
+class PlanRepairFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+        self._plans = PlanFeature(server)  # for its reference-plan lookup (directive, then settings)
+        self._simulations: _Memo[tuple[str, str, str], Simulation] = _Memo()
+        self._jobs: dict[str, threading.Event] = {}
+
+    def register(self) -> None:
+        server = self._server
+        server.hub.code_action.append(self.code_actions)
+
+        @server.command(REPAIR_COMMAND)
+        async def repair_plan(*arguments: Any) -> dict[str, Any]:
+            uri = _argument(arguments, "uri")
+            if not isinstance(uri, str):
+                raise ValueError(f'{REPAIR_COMMAND} needs [{{"uri": ...}}], got {list(arguments)!r}')
+            return await self.repair(uri)
+
+    # --- the quick fix ------------------------------------------------------------------------------
+
+    def _models(self, context: DocumentContext) -> tuple[Plan, Problem, Domain] | None:
+        plan = context.parsed.plan if context.kind == "plan" else None
+        problem = context.problem.problem if context.problem is not None else None
+        domain = context.domain.domain if context.domain is not None else None
+        if plan is None or problem is None or domain is None:
+            return None
+        return plan, problem, domain
+
+    def code_actions(self, context: DocumentContext,
+                     params: types.CodeActionParams) -> list[types.CodeAction]:
+        models = self._models(context)
+        if models is None or not models[0].steps:
+            return []
+        plan, problem, domain = models
+        assert context.problem is not None and context.domain is not None
+        key = (context.text, context.problem.text, context.domain.text)
+        simulation = self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+        if simulation.valid is not False:  # valid, or not simulated: nothing a planner should touch
+            return []
+        failure = simulation.failure
+        why = (f"step {failure.index + 1} is not executable" if failure is not None
+               else f"{len(simulation.goals.unsatisfied)} goal(s) do not hold")
+        return [types.CodeAction(
+            title=f"Repair plan ({why}): keep the correct prefix, complete it with Fast Downward",
+            kind=types.CodeActionKind.QuickFix,
+            command=types.Command(title="Repair plan", command=REPAIR_COMMAND,
+                                  arguments=[{"uri": context.uri}]),
+        )]
+
+    # --- the command --------------------------------------------------------------------------------
+
+    def budget(self) -> Budget:
+        from ..analyses.recovery import Budget
+
+        settings = self._server.settings
+        return Budget(float(getattr(settings, "planner_time_limit_s", 30.0)),
+                      int(getattr(settings, "planner_memory_limit_mb", 2048)))
+
+    def _current_version(self, uri: str) -> int | None:
+        document = self._server.documents.open.get(uri)
+        return document.version if document is not None else None
+
+    def _recover(self, context: DocumentContext, cancel: threading.Event) -> Recovery | None:
+        from ..analyses.recovery import recover
+
+        models = self._models(context)
+        if models is None:
+            return None
+        plan, problem, domain = models
+        reference = None
+        path = self._plans.reference_plan_path(context)
+        reference_doc = context.read_partner(path) if path is not None else None
+        if reference_doc is not None and reference_doc.plan is not None:
+            reference = actions_of(reference_doc.plan)
+        return recover(domain, problem, actions_of(plan), reference, self.budget(), cancel)
+
+    async def repair(self, uri: str) -> dict[str, Any]:
+        server = self._server
+        request = capture_context(server, uri)
+        if request is None:
+            raise ValueError(f"cannot read {uri}")
+        context = await asyncio.to_thread(build_context, request, server.diagnostics.parses)
+        if context is None or context.kind != "plan":
+            raise ValueError(f"{uri} is not a plan")
+        if self._models(context) is None:
+            return {"status": "skipped", "message": "the plan, its problem or its domain cannot be read"}
+        previous = self._jobs.pop(uri, None)
+        if previous is not None:
+            previous.set()
+        cancel = self._jobs[uri] = threading.Event()
+        token = f"plansight-repair-{next(_tokens)}"
+        progress = server.work_done_progress
+        try:
+            await progress.create_async(token)
+        except Exception:  # a client without window/workDoneProgress/create still gets the repair
+            logger.info("the client did not accept a progress token; repairing without progress")
+        progress.begin(token, types.WorkDoneProgressBegin(
+            title="Repairing plan", message="Fast Downward is planning from the correct prefix…",
+            cancellable=True))
+        why = "cancelled"
+        try:
+            job = asyncio.ensure_future(asyncio.to_thread(self._recover, context, cancel))
+            while not job.done():
+                await asyncio.wait({job}, timeout=POLL_SECONDS)
+                user_cancel = progress.tokens.get(token)
+                if user_cancel is not None and user_cancel.cancelled():
+                    cancel.set()
+                    why = "cancelled by the user"
+                elif self._current_version(uri) != context.version:
+                    cancel.set()
+                    why = "cancelled: the plan was edited"
+            recovery = job.result()
+        finally:
+            if self._jobs.get(uri) is cancel:
+                del self._jobs[uri]
+            progress.tokens.pop(token, None)
+        if recovery is None:
+            progress.end(token, types.WorkDoneProgressEnd(message="nothing to repair"))
+            return {"status": "skipped", "message": "the plan, its problem or its domain cannot be read"}
+        result = recovery.to_json()
+        if recovery.status == "cancelled":
+            result["message"] = why
+        applied = False
+        if recovery.status == "solved" and recovery.plan is not None:
+            applied = await self._apply(context, recovery.plan)
+            if not applied:
+                result["message"] = "repaired, but the plan changed meanwhile: not applied"
+        result["applied"] = applied
+        progress.end(token, types.WorkDoneProgressEnd(message=result["message"]))
+        return result
+
+    async def _apply(self, context: DocumentContext, actions: Sequence[tuple[str, ...]]) -> bool:
+        if self._current_version(context.uri) != context.version:
+            return False
+        span = Span(header_end(context.text), len(context.text))
+        edit = types.WorkspaceEdit(changes={context.uri: [
+            types.TextEdit(range=context.mapper.range(span), new_text=repaired_text(actions))]})
+        response = await self._server.workspace_apply_edit_async(
+            types.ApplyWorkspaceEditParams(edit=edit, label="Repair plan"))
+        return bool(response is not None and response.applied)

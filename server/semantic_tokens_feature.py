@@ -1,0 +1,59 @@
+"""``textDocument/semanticTokens/full`` and ``/range``: names coloured by what they resolve to.
+
+The tokens are the core's (``analyses/semantic_tokens.py``: the symbol index plus keywords, numbers
+and comments); this module only picks the document's index and encodes positions in the negotiated
+encoding. A range request (the visible part of a large problem) encodes only that part.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import TYPE_CHECKING
+
+from lsprotocol import types
+
+from ..analyses.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
+from ..analyses.spans import Span
+from .context import DocumentContext, build_context, capture_context
+from .convert import encoding_name
+from .symbol_lookup import index_of
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
+
+
+class SemanticTokensFeature:
+    def __init__(self, server: PlansightServer) -> None:
+        self._server = server
+
+    def register(self) -> None:
+        server = self._server
+
+        @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
+        async def full(params: types.SemanticTokensParams) -> types.SemanticTokens | None:
+            return await self._tokens(params.text_document.uri, None)
+
+        @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE, LEGEND)
+        async def in_range(params: types.SemanticTokensRangeParams) -> types.SemanticTokens | None:
+            return await self._tokens(params.text_document.uri, params.range)
+
+    async def _tokens(self, uri: str, range_: types.Range | None) -> types.SemanticTokens | None:
+        request = capture_context(self._server, uri)
+        if request is None:
+            return None
+        encoding = encoding_name(self._server.workspace.position_encoding)
+
+        def job() -> types.SemanticTokens | None:
+            context = build_context(request, self._server.diagnostics.parses)
+            return None if context is None else tokens_of(context, range_, encoding)
+
+        return await asyncio.to_thread(job)
+
+
+def tokens_of(context: DocumentContext, range_: types.Range | None, encoding: str) -> types.SemanticTokens:
+    span: Span | None = context.mapper.span(range_) if range_ is not None else None
+    index = index_of(context) if context.parsed.model is not None else None
+    tokens = semantic_tokens(context.text, index, span)
+    return types.SemanticTokens(data=encode(context.text, tokens, encoding))

@@ -1,0 +1,210 @@
+"""The symbol index of a request's document, and of every file that shares its names.
+
+Hover, go to definition, references, highlight and rename start from the same two questions: which
+name is under the cursor (the document's own index, resolved against its partners), and where else is
+that name written. The second spans files: a domain's predicate is used by every problem linked to the
+domain and its actions by every plan of those problems. Those files are found the way the user would
+expect them: the open documents, and the problems in the domain's folder (and its direct subfolders,
+the ``problems/`` layout) with the plans next to them; each candidate counts only if the association
+rules really link it to the domain (or problem) in question.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypeVar
+
+from ..analyses.association import sniff_header
+from ..analyses.documents import PLAN_SUFFIXES, ParsedDocument
+from ..analyses.symbols import Declaration, Occurrence, SymbolIndex, cached_index
+from .context import DocumentContext, build_context, capture_context
+from .convert import RangeMapper
+from .documents import is_file_path, path_key
+
+if TYPE_CHECKING:
+    from .app import PlansightServer
+
+logger = logging.getLogger(__name__)
+_T = TypeVar("_T")
+
+MAX_SCANNED_FILES = 400
+"""Files looked at per folder walk: a folder of thousands of generated problems must not stall a rename."""
+MAX_SUBFOLDERS = 32
+
+
+def index_of(context: DocumentContext) -> SymbolIndex:
+    """The document's index, resolved against its linked domain and problem."""
+    return index_of_document(context.parsed, context.domain, context.problem)
+
+
+def index_of_document(parsed: ParsedDocument, domain: ParsedDocument | None,
+                      problem: ParsedDocument | None) -> SymbolIndex:
+    domain_model = domain.domain if domain is not None and domain is not parsed else None
+    problem_model = problem.problem if problem is not None and problem is not parsed else None
+    model = parsed.ltl if parsed.kind == "ltl" else parsed.model
+    return cached_index(model, parsed.path,
+                        domain=domain_model, domain_path=domain.path if domain is not None else "",
+                        problem=problem_model, problem_path=problem.path if problem is not None else "")
+
+
+def occurrence_at(context: DocumentContext, offset: int) -> Occurrence | None:
+    return index_of(context).at(offset)
+
+
+@dataclass(frozen=True, slots=True)
+class FileOccurrences:
+    """The occurrences of one symbol in one file, with that file's text for converting spans."""
+
+    path: str
+    text: str
+    occurrences: tuple[Occurrence, ...]
+
+
+def same_file(a: str, b: str) -> bool:
+    return a == b or (is_file_path(a) and is_file_path(b) and path_key(a) == path_key(b))
+
+
+def references(context: DocumentContext, target: Declaration) -> list[FileOccurrences]:
+    """Every occurrence of ``target`` in the files that can mention it, the declaring file first."""
+    found: list[FileOccurrences] = []
+    for parsed, index in related_indexes(context, target):
+        occurrences = tuple(index.references_to(target))
+        if occurrences:
+            found.append(FileOccurrences(parsed.path, parsed.text, occurrences))
+    found.sort(key=lambda f: not same_file(f.path, target.path))
+    return found
+
+
+def related_indexes(context: DocumentContext, target: Declaration) -> Iterator[tuple[ParsedDocument,
+                                                                                      SymbolIndex]]:
+    """The indexes of the files that may refer to ``target``: for a variable only its own file; for a
+    problem's object that problem and its plans; for a domain's symbol the domain, its problems and
+    their plans."""
+    if target.kind == "variable":
+        if same_file(target.path, context.path):
+            yield context.parsed, index_of(context)
+        return
+    declaring = _declaring_document(context, target.path)
+    if declaring is None:
+        yield context.parsed, index_of(context)
+        return
+    seen: set[str] = set()
+    for parsed, domain, problem in _documents_sharing(context, declaring):
+        key = path_key(parsed.path) if is_file_path(parsed.path) else parsed.path
+        if key in seen:
+            continue
+        seen.add(key)
+        try:
+            yield parsed, index_of_document(parsed, domain, problem)
+        except Exception:  # one unreadable neighbour must not cost the user the others
+            logger.exception("indexing %s failed", parsed.path)
+
+
+def _declaring_document(context: DocumentContext, path: str) -> ParsedDocument | None:
+    for candidate in (context.parsed, context.domain, context.problem):
+        if candidate is not None and same_file(candidate.path, path):
+            return candidate
+    return context.read_partner(path) if is_file_path(path) else None
+
+
+def _documents_sharing(context: DocumentContext, declaring: ParsedDocument) -> Iterator[
+        tuple[ParsedDocument, ParsedDocument | None, ParsedDocument | None]]:
+    """(document, its domain, its problem) for every file linked to ``declaring`` (itself included)."""
+    if declaring.kind == "domain":
+        yield declaring, None, None
+    elif declaring.kind == "problem":
+        yield declaring, _domain_of(context, declaring), None
+    else:
+        return
+    for path in _candidate_paths(context, declaring.path):
+        if same_file(path, declaring.path):
+            continue
+        parsed = context.read_partner(path)
+        if parsed is None or parsed.kind not in ("problem", "plan", "ltl"):
+            continue
+        association = context.analyzer.associate(parsed)
+        partner = association.domain if declaring.kind == "domain" else association.problem
+        if partner is None or not same_file(partner.path, declaring.path):
+            continue
+        yield parsed, association.domain, association.problem
+
+
+def _domain_of(context: DocumentContext, problem: ParsedDocument) -> ParsedDocument | None:
+    if context.problem is problem or same_file(problem.path, context.path):
+        return context.domain
+    return context.analyzer.associate(problem).domain
+
+
+def _candidate_paths(context: DocumentContext, anchor: str) -> list[str]:
+    """Open documents, then the problems, plans and LTL goals in ``anchor``'s folder and its direct
+    subfolders."""
+    paths: list[str] = [p for p in getattr(context.source, "buffers", {}) if is_file_path(p)]
+    if not is_file_path(anchor):
+        return paths
+    folder = os.path.dirname(anchor)
+    folders = [folder]
+    try:
+        with os.scandir(folder) as entries:
+            folders += sorted(e.path for e in entries if e.is_dir() and not e.name.startswith("."))[
+                :MAX_SUBFOLDERS]
+    except OSError:
+        pass
+    scanned = 0
+    for directory in folders:
+        for name in context.source.list_dir(directory):
+            lowered = name.lower()
+            if not (lowered.endswith((".pddl", ".ltl")) or os.path.splitext(lowered)[1] in PLAN_SUFFIXES):
+                continue
+            scanned += 1
+            if scanned > MAX_SCANNED_FILES:
+                return paths
+            path = os.path.join(directory, name)
+            if lowered.endswith(".pddl"):
+                text = context.source.read(path)
+                header = sniff_header(text) if text else None
+                if header is None or header.kind != "problem":
+                    continue
+            paths.append(path)
+    return paths
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRequest:
+    """A request's document context, and the position encoding for ranges in other files."""
+
+    context: DocumentContext
+    encoding: str
+
+    def mapper(self, path: str, text: str | None = None) -> RangeMapper | None:
+        """The range mapper of ``path`` (the request's own document's, when it is that one)."""
+        if same_file(path, self.context.path):
+            return self.context.mapper
+        if text is None:
+            text = self.context.source.read(path)
+        return RangeMapper(text, self.encoding) if text is not None else None
+
+
+async def run_on_context(server: PlansightServer, uri: str,
+                         work: Callable[[SymbolRequest], _T]) -> _T | None:
+    """Build the document's context and run ``work`` on it, both in a worker thread.
+
+    None when the document cannot be read, or when ``work`` fails (logged: a bug in one request must
+    not take the server down).
+    """
+    request = capture_context(server, uri)
+    if request is None:
+        return None
+
+    def job() -> _T | None:
+        context = build_context(request, server.diagnostics.parses)
+        return work(SymbolRequest(context, request.encoding)) if context is not None else None
+
+    try:
+        return await asyncio.to_thread(job)
+    except Exception:
+        logger.exception("%s on %s failed", getattr(work, "__qualname__", "request"), uri)
+        return None

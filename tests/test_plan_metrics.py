@@ -1,0 +1,267 @@
+"""Seed 004's plan metrics on its running example, step by step, and the pieces they are made of.
+
+The expected figures are those SPEC.md section 3 records from running the paper's reference
+implementation on this example (v1 = the paper's August 2025 similarity, v2 = its January 2026
+code); validity comes from our simulator on the example's domain and problem.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from plansight.analyses import word_similarity
+from plansight.analyses.parse_pddl import parse_pddl
+from plansight.analyses.parse_plan import parse_plan
+from plansight.analyses.plan_comparison import (
+    compare,
+    reference_prefix_length,
+    simulate_actions,
+    validity_checker,
+)
+from plansight.analyses.plan_metrics import (
+    Action,
+    action_distance,
+    actions_of,
+    align,
+    evaluate,
+    lcs_subsequence,
+    lcs_substring,
+    length_penalty,
+    np_aqm,
+    parameter_score,
+    parse_action_text,
+    steps_to_validity,
+)
+
+EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "plan-evaluation"
+DOMAIN = parse_pddl((EXAMPLE / "domain.pddl").read_text()).model
+PROBLEM = parse_pddl((EXAMPLE / "problems" / "p10.pddl").read_text()).model
+
+
+def plan_file(path: Path) -> list[Action]:
+    return actions_of(parse_plan(path.read_text()).plan)
+
+
+GT = plan_file(EXAMPLE / "ground-truth" / "p10.plan")
+PI0 = plan_file(EXAMPLE / "generated" / "p10.plan")
+PI1 = plan_file(EXAMPLE / "remapped" / "p10.plan")
+IS_VALID = validity_checker(DOMAIN, PROBLEM)
+PAPER_V1_LABELS = ("same_act", "same_act", "correct", "same_act", "diff_act", "redundant", "same_act",
+                   "redundant")
+"""pi0's AQM in the paper (and SPEC.md section 3, from running the reference code)."""
+
+
+def acts(*texts: str) -> list[Action]:
+    return [a for a in (parse_action_text(t) for t in texts) if a is not None]
+
+
+@pytest.fixture
+def no_wordnet(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv("PLANSIGHT_WORDNET", "")
+    word_similarity.reset()
+    yield
+    monkeypatch.delenv("PLANSIGHT_WORDNET")
+    word_similarity.reset()
+
+
+def test_the_example_files_are_the_papers_plans() -> None:
+    assert acts(
+        "(unstack b c)", "(put-down b)", "(pick-up c)", "(stack c b)", "(pick-up a)", "(stack a c)"
+    ) == GT
+    assert acts(
+        "(unstack a c)",
+        "(put-down a)",
+        "(pick-up c)",
+        "(stack c a)",
+        "(unstack c a)",
+        "(put-down c)",
+        "(pick-up b)",
+        "(stack b c)",
+    ) == PI0
+    assert IS_VALID is not None and IS_VALID(GT) and not IS_VALID(PI0) and not IS_VALID(PI1)
+
+
+def test_pi0_lea_is_zero() -> None:
+    simulation = simulate_actions(DOMAIN, PROBLEM, PI0)
+    assert (
+        simulation.lea == 0
+        and simulation.failure is not None
+        and simulation.failure.action == "(unstack a c)"
+    )
+
+
+def test_v1_labels_and_pairs_of_pi0() -> None:
+    alignment = align(PI0, GT, "v1")
+    assert alignment.labels == PAPER_V1_LABELS
+    similar = {
+        (PI0[p.index], GT[p.reference_index]): round(p.similarity, 4) for p in alignment.similar_pairs
+    }
+    assert similar == {
+        (("unstack", "a", "c"), ("unstack", "b", "c")): 1.25,
+        (("put-down", "a"), ("put-down", "b")): 1.0,
+        (("stack", "c", "a"), ("stack", "c", "b")): 1.25,
+        (("unstack", "c", "a"), ("stack", "a", "c")): 0.2,
+        (("pick-up", "b"), ("pick-up", "a")): 1.0,
+    }
+    assert sum(p.similarity for p in alignment.similar_pairs) == pytest.approx(4.7)
+
+
+def test_v1_scores_of_pi0() -> None:
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, version="v1")
+    assert result.similarity_source == "wordnet-3.0"
+    # 1 (correct) + 4.7 (pairs) + 2.5 (pair bonus) + 1 (subsequence) + 2 * 1 (contiguous run)
+    assert result.similarity == pytest.approx(11.2)
+    assert [list(x) for x in (result.subsequence, result.substring)] == [
+        [("pick-up", "c")],
+        [("pick-up", "c")],
+    ]
+    assert length_penalty(8, 6) == pytest.approx(4 / 6)
+    assert result.raw_score == pytest.approx(8 + 11.2 - 4 / 6)
+    assert round(result.raw_score, 4) == 18.5333 and round(result.score, 4) == 2.3167
+
+
+def test_v1_steps_to_validity_of_pi0_and_pi1() -> None:
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, version="v1")
+    kinds = [step.kind for step in result.steps]
+    assert result.stv == 7
+    assert kinds.count("remove") == 2 and kinds.count("add") == 0
+    assert kinds.count("repair_parameters") + kinds.count("repair_action") == 5
+    assert {step.action for step in result.steps if step.kind == "remove"} == {
+        ("put-down", "c"),
+        ("stack", "b", "c"),
+    }
+    pi1_labels = align(PI1, GT).labels
+    assert pi1_labels == ("correct",) * 4 + ("redundant", "redundant", "misplaced", "misplaced")
+    pi1_steps = steps_to_validity(PI1, GT, pi1_labels, IS_VALID)
+    assert [(s.kind, s.action) for s in pi1_steps] == [
+        ("remove", ("unstack", "c", "b")),
+        ("remove", ("put-down", "c")),
+    ]
+
+
+def test_v1_potential_finds_pi1_and_the_final_score() -> None:
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, version="v1")
+    assert result.potential is not None
+    assert list(result.potential.plan) == PI1
+    assert {k: v for k, v in result.potential.mapping.items() if k != v} == {"a": "b", "b": "a"}
+    assert result.potential.offset == 0 and not result.potential.any_valid
+    # 8 + 19 - 4/6 (length) - 2/3 (two of three arguments renamed), per action
+    assert round(result.potential.score, 4) == round((8 + 19 - 4 / 6 - 2 / 3) / 8, 4) == 3.2083
+    assert len(result.potential_steps) == 2
+    assert round(result.final_score or 0, 4) == 2.7625
+
+
+def test_v2_numbers_of_pi0() -> None:
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, version="v2")
+    assert result.alignment.labels == (
+        "same_act",
+        "diff_act",
+        "correct",
+        "same_act",
+        "diff_act",
+        "same_act",
+        "redundant",
+        "redundant",
+    )
+    assert round(result.raw_score, 4) == 18.6889 and round(result.score, 4) == 2.3361
+    assert result.stv == 7
+    assert round(result.final_score or 0, 4) == 2.7722
+
+
+def test_np_aqm_of_pi0_matches_the_paper() -> None:
+    labels = align(PI0, GT).labels
+    assert np_aqm(PI0, GT, labels) == (
+        "same_act",
+        "same_act",
+        "correct",
+        "same_act",
+        "diff_act",
+        "same_act",
+        "same_act",
+        "same_act",
+    )
+
+
+def test_np_aqm_counts_misplaced_as_correct_and_keeps_unrelated_actions_redundant() -> None:
+    plan = acts("(b)", "(a)", "(zzz q)")
+    reference = acts("(a)", "(b)")
+    labels = align(plan, reference).labels
+    assert labels == ("misplaced", "misplaced", "redundant")
+    assert np_aqm(plan, reference, labels) == ("correct", "correct", "redundant")
+
+
+def test_a_valid_optimal_plan_scores_four_and_needs_no_step() -> None:
+    result = compare(DOMAIN, PROBLEM, GT, GT, valid=True)
+    assert result.alignment.labels == ("correct",) * 6
+    assert result.stv == 0 and result.final_score == pytest.approx(4.0) and result.distance == 0.0
+
+
+def test_parameter_score_rules() -> None:
+    assert parameter_score(("stack", "c", "a"), ("stack", "a", "c")) == pytest.approx(0.2)
+    assert parameter_score(("stack", "c", "a"), ("stack", "c", "b")) == pytest.approx(0.25)
+    assert parameter_score(("unstack", "c", "a"), ("pick-up", "a")) == pytest.approx(0.15)
+    assert parameter_score(("put-down", "c"), ("pick-up", "a")) == 0.0
+    assert parameter_score(("put-down", "c"), ("stack", "a", "b")) == pytest.approx(-0.1)
+    assert parameter_score(("noop",), ("stack", "a", "b")) == 0.0
+
+
+def test_lcs_subsequence_and_substring() -> None:
+    a, b, c, d, e = (("x", s) for s in "abcde")
+    assert lcs_subsequence([a, b, c, d], [a, c, d, b]) == [a, c, d]
+    assert lcs_substring([a, b, c, d], [a, c, d, b]) == [c, d]
+    assert lcs_substring([e, a, b], [a, b, e]) == [a, b]
+    assert lcs_subsequence([], [a]) == [] and lcs_substring([a], []) == []
+    assert lcs_subsequence([a, b], [b, a]) == [b]  # ties take the left cell, as the reference code does
+
+
+def test_action_distance_over_distinct_ground_actions() -> None:
+    a, b, c = ("x", "a"), ("x", "b"), ("x", "c")
+    assert action_distance([a, a, b], [a, b]) == 0.0
+    assert action_distance([a, b], [b, c]) == pytest.approx(1 - 1 / 3)
+    assert action_distance([a], [b]) == 1.0 and action_distance([], []) == 0.0
+
+
+def test_reference_prefix_is_the_latest_reference_state_reached() -> None:
+    states = list(simulate_actions(DOMAIN, PROBLEM, PI1).states())
+    reference_states = list(simulate_actions(DOMAIN, PROBLEM, GT).states())
+    assert reference_prefix_length(states, reference_states) == 4  # "the 5th state" of the paper
+    pi0_states = list(simulate_actions(DOMAIN, PROBLEM, PI0).states())
+    assert reference_prefix_length(pi0_states, reference_states) == 0
+
+
+def test_wordnet_similarity_is_wordnets() -> None:
+    assert word_similarity.source() == "wordnet-3.0"
+    # stack.v.01 and remove.v.01 meet two levels below the verb root: 2 * 1 / (3 + 4)
+    assert word_similarity.name_similarity("stack", "remove", "v2") == pytest.approx(2 / 7)
+    # v1 looks names up as written: WordNet has no verb `put-down` or `unstack`
+    assert word_similarity.name_similarity("put-down", "stack", "v1") == 0.0
+    assert word_similarity.name_similarity("unstack", "stack", "v1") == 0.0
+    assert word_similarity.name_similarity("put-down", "pick-up", "v2") > 0.5
+
+
+def test_without_wordnet_the_fallback_is_used_and_reported(no_wordnet: None) -> None:
+    assert word_similarity.source() == "fallback"
+    expected = difflib.SequenceMatcher(None, "unstack", "stack").ratio()
+    assert word_similarity.name_similarity("unstack", "stack") == pytest.approx(expected)
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID)
+    assert result.similarity_source == "fallback"
+    assert result.to_json()["similarity_source"] == "fallback"
+    # differently named actions now score by the names' string similarity (WordNet gave 0 here)
+    different = [p for p in result.alignment.pairs if p.label == "diff_act"]
+    assert different
+    for pair in different:
+        mine, theirs = PI0[pair.index], GT[pair.reference_index]
+        expected_pair = difflib.SequenceMatcher(
+            None, mine[0].replace("-", " "), theirs[0].replace("-", " ")
+        ).ratio()
+        assert pair.similarity == pytest.approx(expected_pair + parameter_score(mine, theirs))
+        assert expected_pair > 0
+
+
+def test_potential_search_respects_its_budget() -> None:
+    result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, potential_budget=5)
+    assert result.potential is not None and result.potential.truncated and result.potential.evaluated == 5
