@@ -23,6 +23,7 @@ from .check_problem import check_problem
 from .diagnostics import Severity
 from .domain_recognition import recognise
 from .fully_specify import fully_specify
+from .gc_pause import gc_paused
 from .goal_closure import Budget, Closure, goal_closure
 from .model import Domain, Problem
 from .scene_graph import (
@@ -146,6 +147,11 @@ def equivalence(
 def compare(reference: Reference, candidate: Problem, placeholder: bool = False) -> Verdict:
     """The verdict for one parsed candidate (a candidate that does not parse is the caller's case:
     :func:`unparseable`)."""
+    with gc_paused():  # a comparison allocates many small acyclic tuples: see gc_pause.py
+        return _compare(reference, candidate, placeholder)
+
+
+def _compare(reference: Reference, candidate: Problem, placeholder: bool) -> Verdict:
     mode: Mode = "placeholder" if placeholder else "identity"
     if reference.errors:
         return Verdict(
@@ -174,12 +180,14 @@ def compare(reference: Reference, candidate: Problem, placeholder: bool = False)
     ref = reference.task
     count = _object_difference(task, ref)
     if count:
-        return Verdict(True, None, False, mode, count, "easy case: object counts", "objects")
+        solvable = _solvable_by_rules(reference.domain, task)
+        return Verdict(True, solvable, False, mode, count, "easy case: object counts", "objects")
     init_graph = scene_graph(task, task.init, INIT)
     if not isomorphic(init_graph, reference.init_graph):
         lacks, adds, text = _init_difference(task, ref)
+        solvable = _solvable_by_rules(reference.domain, task)
         return Verdict(
-            True, None, False, mode, text, "easy case: initial states not isomorphic", "init", lacks, adds
+            True, solvable, False, mode, text, "easy case: initial states not isomorphic", "init", lacks, adds
         )
     written, reference_written = _written_graph(task), reference.written_graph
     if (
@@ -210,8 +218,8 @@ def compare(reference: Reference, candidate: Problem, placeholder: bool = False)
         )
     theirs = reference.completed
     if mine.closure is None:
-        solvable, planner = _planner_solvable(reference, candidate)
-        if solvable is False:
+        proved, planner = _planner_solvable(reference, candidate)
+        if proved is False:
             return Verdict(
                 True,
                 False,
@@ -223,7 +231,7 @@ def compare(reference: Reference, candidate: Problem, placeholder: bool = False)
             )
         return Verdict(
             True,
-            solvable,
+            proved,
             None,
             mode,
             f"Unknown: {mine.reason}.",
@@ -359,6 +367,14 @@ def _complete(domain: Domain, problem: Problem, task: GroundTask, budget: Budget
             )
     found: Closure = goal_closure(domain, problem, budget)
     return _Completed(found.reachable, found.closure, found.reason, f"state search ({found.states:,} states)")
+
+
+def _solvable_by_rules(domain: Domain, task: GroundTask) -> bool | None:
+    """Solvability when Appendix C's rules decide it (cheap); None rather than a search when they
+    do not, since the verdict is already known."""
+    recognised = recognise(domain)
+    specified = fully_specify(task, recognised) if recognised is not None else None
+    return specified.reachable if specified is not None else None
 
 
 def _object_difference(task: GroundTask, ref: GroundTask) -> str:

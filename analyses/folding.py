@@ -15,7 +15,8 @@ from .spans import LineIndex
 MAX_DEPTH = 3
 """``define`` (0), its sections and actions (1), an action's parts and a goal's conjunction (2, 3)."""
 
-_SCAN = re.compile(r"[()]|;[^\n]*")
+_SCAN = re.compile(r"\([^()\n;]*\)|[()]|;[^\n]*")
+"""a one-line innermost form (the bulk of a large problem, which never folds) is skipped in one step"""
 
 
 class Fold(NamedTuple):
@@ -32,6 +33,8 @@ def folding_ranges(text: str) -> list[Fold]:
     comment_run: tuple[int, int] | None = None  # first and last line of consecutive comment lines
     for m in _SCAN.finditer(text):
         token = m.group()
+        if len(token) > 1 and token[0] == "(":
+            continue
         if token == "(":
             opened.append(m.start())
         elif token == ")":

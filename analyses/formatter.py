@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import logging
 import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -527,14 +527,23 @@ def whole_document_edit(text: str, formatted: str) -> TextEdit | None:
     kept), so the editor keeps the cursor and folds outside the change."""
     if formatted == text:
         return None
-    prefix = 0
     limit = min(len(text), len(formatted))
-    while prefix < limit and text[prefix] == formatted[prefix]:
-        prefix += 1
-    suffix = 0
-    while suffix < limit - prefix and text[-1 - suffix] == formatted[-1 - suffix]:
-        suffix += 1
+    prefix = _common_length(lambda n: text[:n] == formatted[:n], limit)
+    suffix = _common_length(lambda n: text[len(text) - n:] == formatted[len(formatted) - n:], limit - prefix)
     return TextEdit(Span(prefix, len(text) - suffix), formatted[prefix:len(formatted) - suffix])
+
+
+def _common_length(same: Callable[[int], bool], limit: int) -> int:
+    """The largest ``n <= limit`` with ``same(n)`` (``same`` holds up to some length, then fails),
+    found by bisection: string comparisons run in C, a character loop would not on a 1 MB file."""
+    low, high = 0, limit
+    while low < high:
+        middle = (low + high + 1) // 2
+        if same(middle):
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 def same_tokens(before: str, after: str) -> bool:

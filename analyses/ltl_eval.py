@@ -234,10 +234,10 @@ class _Evaluator:
         (current_kind, starts), (following_kind, values) = current, following
         if current_kind != "bits":  # A ends at every k >= starts[i]: take B from there on
             if following_kind == "bits":
-                union = [0] * (n + 1)
+                from_k = [0] * (n + 1)  # from_k[k]: B's ends from any start k' >= k
                 for k in range(n - 1, -1, -1):
-                    union[k] = values[k] | union[k + 1]
-                return "bits", [union[c] if c < n else 0 for c in starts]
+                    from_k[k] = values[k] | from_k[k + 1]
+                return "bits", [from_k[c] if c < n else 0 for c in starts]
             if following_kind == "suffix":
                 best = [never] * (n + 1)
                 for k in range(n - 1, -1, -1):

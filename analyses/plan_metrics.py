@@ -417,7 +417,7 @@ def potential(
                     - (length_penalty(len(variant), len(reference)) if len(variant) > len(reference) else 0)
                 )
             )
-            raw -= swaps / len(variables) + SHIFT_PENALTY * offset
+            raw -= (swaps / len(variables) if variables else 0.0) + SHIFT_PENALTY * offset
             score = normalised(raw, len(variant))
             if score > best.score:
                 best = Potential(variant, mapping, offset, score, False, 0, False)

@@ -16,7 +16,7 @@ from __future__ import annotations
 import operator
 import time
 from collections import Counter
-from collections.abc import Iterable, Iterator, Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -91,6 +91,7 @@ def _goal_literals(problem: Problem) -> tuple[frozenset[Fact] | None, frozenset[
 # --- graphs -----------------------------------------------------------------------------------------
 
 INIT, GOAL = "init", "goal"
+_REFINEMENT_ROUNDS = 3
 Label = tuple[str, ...]
 
 
@@ -106,6 +107,7 @@ class SceneGraph:
     edges: list[tuple[int, int, tuple[int, ...]]] = field(default_factory=list)
     _index: dict[str, int] = field(default_factory=dict)
     _native: Any = None
+    _colours: list[Hashable] | None = None
 
     def add_scene(self, task: GroundTask, facts: Iterable[Fact], scope: str) -> SceneGraph:
         if not self.objects:
@@ -124,11 +126,37 @@ class SceneGraph:
                     positions = tuple(i for i, a in enumerate(args) if a == arg)
                     self.edges.append((node, self._index[arg], positions))
         self._native = None
+        self._colours = None
         return self
 
-    def signature(self) -> Counter[Label]:
-        """A cheap invariant: equal for isomorphic graphs."""
-        return Counter(self.labels)
+    def signature(self) -> Counter[Hashable]:
+        """An invariant (equal for isomorphic graphs) that also tells most non-isomorphic ones apart."""
+        return Counter(self.colours())
+
+    def colours(self) -> list[Hashable]:
+        """Each node's label refined by its neighbourhood (Weisfeiler-Leman, a few rounds).
+
+        VF2 is exponential when many nodes look alike: balls that start in the same room but must
+        end in different ones are tried in every order before a goal fact rules the choice out. The
+        refined colour tells such nodes apart up front, and it is isomorphism-invariant, so using
+        it as VF2's node label prunes without changing the answer.
+        """
+        if self._colours is None:
+            colours: list[Hashable] = list(self.labels)
+            out: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in colours]
+            into: list[list[tuple[int, tuple[int, ...]]]] = [[] for _ in colours]
+            for a, b, positions in self.edges:
+                out[a].append((b, positions))
+                into[b].append((a, positions))
+            for _ in range(_REFINEMENT_ROUNDS):
+                colours = [
+                    hash((colours[node],
+                          tuple(sorted((p, hash(colours[b])) for b, p in out[node])),
+                          tuple(sorted((p, hash(colours[a])) for a, p in into[node]))))
+                    for node in range(len(colours))
+                ]
+            self._colours = colours
+        return self._colours
 
     def native(self) -> Any:
         if self._native is None:
@@ -177,7 +205,7 @@ class _NetworkX:
         import networkx as nx
 
         native = nx.DiGraph()
-        native.add_nodes_from((i, {"label": label}) for i, label in enumerate(graph.labels))
+        native.add_nodes_from((i, {"label": colour}) for i, colour in enumerate(graph.colours()))
         native.add_edges_from((a, b, {"position": p}) for a, b, p in graph.edges)
         return native
 
@@ -205,7 +233,7 @@ class _RustworkX:
         import rustworkx as rx
 
         native = rx.PyDiGraph(multigraph=False)
-        native.add_nodes_from(graph.labels)
+        native.add_nodes_from(graph.colours())
         native.add_edges_from(graph.edges)
         return native
 

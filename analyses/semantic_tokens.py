@@ -19,7 +19,7 @@ import re
 from collections.abc import Sequence
 
 from .gc_pause import gc_paused
-from .spans import LineIndex, Span
+from .spans import Span
 from .symbols import Occurrence, SymbolIndex
 
 TOKEN_TYPES = ("keyword", "type", "function", "method", "parameter", "variable", "enumMember", "modifier",
@@ -132,19 +132,15 @@ def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list
 def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
     data: list[int] = []
     extend = data.extend
-    lines = LineIndex(text)
-    line_count = lines.line_count
-    previous_line = 0
-    previous_start = 0
+    count, rfind = text.count, text.rfind
     plain = text.isascii() or encoding == "utf-32"
-    line = 0
-    line_start = 0
-    next_start = lines.line_start(1) if line_count > 1 else len(text) + 1
+    line = line_start = previous_line = previous_start = position = 0
     for start, end, kind, modifiers in tokens:
-        if start >= next_start:  # tokens come in order: most share the previous token's line
-            line = lines.line_of(start)
-            line_start = lines.line_start(line)
-            next_start = lines.line_start(line + 1) if line + 1 < line_count else len(text) + 1
+        newlines = count("\n", position, start)  # tokens come in order: the text is walked once
+        if newlines:
+            line += newlines
+            line_start = rfind("\n", position, start) + 1
+        position = start
         if plain:
             column = start - line_start
             length = end - start

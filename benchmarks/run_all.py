@@ -16,7 +16,9 @@ def main() -> int:
     out = HERE / ".work"
     out.mkdir(exist_ok=True)
     status = 0
-    for script in ("parse_throughput.py", "lsp_latency.py", "lsp_requests.py", "simulate_throughput.py"):
+    scripts = ("parse_throughput.py", "lsp_latency.py", "lsp_requests.py", "simulate_throughput.py",
+               "equivalence_bench.py")
+    for script in scripts:
         print(f"== {script}", flush=True)
         result = subprocess.run(
             [sys.executable, str(HERE / script), "--json", str(out / f"{script[:-3]}.json")]

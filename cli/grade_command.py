@@ -95,8 +95,8 @@ def grade_all(
     show = args.format == "text" and not args.no_progress and sys.stderr.isatty()
     jobs = max(1, args.jobs)
     if jobs == 1 or len(pairs) < 2:
-        results = (_grade_one(loaded, pair, args.placeholder) for pair in pairs)
-        return list(_with_progress(results, len(pairs), show))
+        one_by_one: Iterator[Graded] = (_grade_one(loaded, pair, args.placeholder) for pair in pairs)
+        return list(_with_progress(one_by_one, len(pairs), show))
     chunk = max(1, len(pairs) // (jobs * 8))
     with ProcessPoolExecutor(
         jobs, initializer=_start_worker, initargs=(args.reference, args.domain, _budget_tuple(args))

@@ -41,6 +41,7 @@ from ..analyses.plan_metrics import Evaluation, action_text, actions_of, evaluat
 from ..analyses.plan_report import effect_items, effects_line, sorted_atoms, state_lines, summary_line
 from ..analyses.simulate import Simulation, TraceStep, Unparsed, simulate, step_text, unparsed_lines
 from ..analyses.spans import Span
+from ..analyses.word_similarity import SimilarityVersion
 from ..plan_command import PlanJob, plan_json
 from .command_arguments import argument_of as _argument  # the name equivalence_feature imports
 from .command_arguments import command_context
@@ -209,7 +210,7 @@ class PlanFeature:
         key = (context.text, problem_doc.text, domain_doc.text)
         simulation = self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
         if simulation.skipped_reason is not None:
-            return PlanView(plan, simulation, f"simulation skipped: {simulation.skipped_reason}")
+            return PlanView(plan, simulation, simulation.skipped_reason)
         reference = self._reference(context, plan, simulation, problem_doc, domain_doc)
         return PlanView(plan, simulation, None, reference)
 
@@ -225,7 +226,7 @@ class PlanFeature:
             return ReferenceResult(path, None, f"`{path}` is not a plan")
         problem, domain = problem_doc.problem, domain_doc.domain
         assert problem is not None and domain is not None
-        version = str(getattr(context.settings, "similarity_version", "v1"))
+        version: SimilarityVersion = "v2" if context.settings.similarity_version == "v2" else "v1"
         key = (context.text, reference.text, problem_doc.text, domain_doc.text, version)
         valid = bool(simulation.valid)
 
@@ -233,8 +234,7 @@ class PlanFeature:
             # no potential search (pi1): it simulates thousands of variants, too slow for a lens
             is_valid = validity_checker(domain, problem)
             return evaluate(actions_of(plan), actions_of(reference.plan or Plan()), valid=valid,
-                            is_valid=is_valid, version=version,  # type: ignore[arg-type]
-                            with_potential=False)
+                            is_valid=is_valid, version=version, with_potential=False)
 
         ready = self._evaluations.ready(key)
         if ready is not None:
@@ -267,7 +267,7 @@ class PlanFeature:
         directive = context.parsed.directive("reference-plan")
         if directive is not None:
             return resolve_link(context.path, directive.value)
-        globs = getattr(context.settings, "reference_plan_globs", ())
+        globs = context.settings.reference_plan_globs
         if not globs or not os.path.isabs(context.path):
             return None
         root = self._server.workspace_root or os.path.dirname(context.path)
@@ -285,9 +285,8 @@ class PlanFeature:
         view = await self._view_now(context)
         if view is None or view.simulation is None:
             return []
-        settings = context.settings
-        show_effects = getattr(settings, "inlay_plan_effects", True)
-        labels = view.labels_by_span() if getattr(settings, "inlay_aqm_labels", True) else {}
+        show_effects = context.settings.inlay_plan_effects
+        labels = view.labels_by_span() if context.settings.inlay_aqm_labels else {}
         wanted = context.mapper.span(params.range)
         simulation = view.simulation
         hints: list[types.InlayHint] = []
@@ -299,21 +298,10 @@ class PlanFeature:
             position = context.mapper.position(step.span.end)
             label = labels.get(step.span)
             if label is not None:
-                hints.append(self._label_hint(position, label, view))
+                hints.append(_label_hint(position, label, view))
             if show_effects and index < len(simulation.trace):
                 hints.append(_effects_hint(position, simulation.trace[index]))
         return hints
-
-    def _label_hint(self, position: types.Position, label: tuple[str, int | None],
-                    view: PlanView) -> types.InlayHint:
-        value, paired = label
-        tooltip = f"AQM label `{value}`: {AQM_MEANINGS.get(value, value)}."
-        evaluation = view.reference.evaluation if view.reference is not None else None
-        if paired is not None and evaluation is not None:
-            tooltip += (f" Paired with step {paired + 1} of the reference plan, "
-                        f"`{action_text(evaluation.reference[paired])}`.")
-        return types.InlayHint(position=position, label=value, padding_left=True,
-                               tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown, value=tooltip))
 
     def hover(self, context: DocumentContext, params: types.HoverParams) -> types.Hover | None:
         view = self.view(context)
@@ -359,8 +347,7 @@ class PlanFeature:
             world=simulation.world if simulation is not None else None,
             simulation=simulation,
             error=view.not_simulated if simulation is None else None)
-        options = argparse.Namespace(similarity=getattr(context.settings, "similarity_version", "v1"),
-                                     recover=False)
+        options = argparse.Namespace(similarity=context.settings.similarity_version, recover=False)
         return plan_json(job, options)
 
     def state_at_line(self, context: DocumentContext, line: int) -> dict[str, Any] | None:
@@ -397,16 +384,34 @@ def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
                                     value=f"Step {step.index + 1} `{step.action}` changed:\n\n{full}"))
 
 
+def _label_hint(position: types.Position, label: tuple[str, int | None], view: PlanView) -> types.InlayHint:
+    value, paired = label
+    tooltip = f"AQM label `{value}`: {AQM_MEANINGS.get(value, value)}."
+    partner = _paired_action(view, paired)
+    if partner is not None:
+        tooltip += f" Paired with step {partner[0]} of the reference plan, `{partner[1]}`."
+    return types.InlayHint(position=position, label=value, padding_left=True,
+                           tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown, value=tooltip))
+
+
 def _label_line(view: PlanView, step: PlanStep | Unparsed) -> str | None:
     label = view.labels_by_span().get(step.span)
     if label is None:
         return None
     value, paired = label
     line = f"AQM: `{value}` ({AQM_MEANINGS.get(value, value)})"
-    evaluation = view.reference.evaluation if view.reference is not None else None
-    if paired is not None and evaluation is not None:
-        line += f", paired with reference step {paired + 1} `{action_text(evaluation.reference[paired])}`"
+    partner = _paired_action(view, paired)
+    if partner is not None:
+        line += f", paired with reference step {partner[0]} `{partner[1]}`"
     return line
+
+
+def _paired_action(view: PlanView, paired: int | None) -> tuple[int, str] | None:
+    """The reference step (1-based number, action) a step was paired with by the AQM alignment."""
+    evaluation = view.reference.evaluation if view.reference is not None else None
+    if paired is None or evaluation is None:
+        return None
+    return paired + 1, action_text(evaluation.reference[paired])
 
 
 def hover_markdown(simulation: Simulation, index: int, label_line: str | None = None) -> str:

@@ -84,7 +84,7 @@ class PlanRepairFeature:
     def code_actions(self, context: DocumentContext,
                      params: types.CodeActionParams) -> list[types.CodeAction]:
         models = self._models(context)
-        if models is None or not models[0].steps:
+        if models is None:
             return []
         plan, problem, domain = models
         assert context.problem is not None and context.domain is not None

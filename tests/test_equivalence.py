@@ -286,3 +286,31 @@ def test_the_budget_running_out_gives_unknown_with_the_reason() -> None:
     assert verdict.explanation == (
         "Unknown: more than 3 reachable states (the search budget) and no rule for this domain."
     )
+
+
+def test_when_the_budget_runs_out_the_planner_decides_solvable() -> None:
+    init = "(at-robby r1) (at b1 r1) (at b2 r1) (free left)"
+    objects = "r1 r2 - room b1 b2 - ball left - gripper"
+    reference = problem(objects, init, "(at b1 r2)", "gripper")
+    solvable = problem(objects, init, "(at b1 r2) (free left)", "gripper")
+    budget = Budget(states=3, seconds=5, planner_seconds=30)
+    verdict = compare(Reference(TYPED_GRIPPER, reference, budget), solvable)
+    assert (verdict.equivalent, verdict.solvable) == (None, True)
+    assert "solvability: fast-downward" in verdict.method and "(solved)" in verdict.method
+
+
+@pytest.mark.parametrize("backend", ["networkx", "rustworkx"])
+def test_both_isomorphism_backends_give_the_same_verdicts(
+    backend: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from plansight.analyses import scene_graph
+
+    monkeypatch.setattr(scene_graph, "_BACKEND", scene_graph.BACKENDS[backend])
+    reference = problem("a b c", TOWER_AB, "(on c a) (on a b)")
+    tower_xy = "(arm-empty) (on x y) (on-table y) (on-table z) (clear x) (clear z)"
+    verdicts = [
+        equivalence(BLOCKS, reference, problem("x y z", tower_xy, goal), placeholder).equivalent
+        for goal in ("(on z x) (on x y)", "(on x z) (on z y)", "(on z x)")
+        for placeholder in (False, True)
+    ]
+    assert verdicts == [True, True, False, True, False, False]

@@ -96,3 +96,51 @@ async def test_an_unusable_reference_says_why(client: RecordingClient, project: 
     assert "missing.pddl" in diagnostic.message and "cannot be read" in diagnostic.message
     (title,) = await lens_titles(client, uri)
     assert title.startswith("? reference (unknown: the reference `missing.pddl` cannot be read")
+
+
+async def test_a_reference_glob_setting_links_a_folder_of_submissions(
+    client: RecordingClient, project: Path
+) -> None:
+    text = STUDENT.replace("; @reference reference.pddl\n", "")
+    (project / "students").mkdir()
+    (project / "students" / "domain.pddl").write_text((EXAMPLE / "domain.pddl").read_text())
+    uri = open_document(client, project / "students" / "s1.pddl", text)
+    await client.diagnostics_for(uri, version_is(1))
+    assert await lens_titles(client, uri) == []  # not linked yet
+    client.workspace_did_change_configuration(
+        types.DidChangeConfigurationParams(
+            settings={
+                "plansight": {"referenceGlobs": [{"glob": "students/*.pddl", "reference": "reference.pddl"}]}
+            }
+        )
+    )
+    assert await lens_titles(client, uri) == ["≢ reference"]
+    result: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="plansight.server.checkEquivalence", arguments=[{"uri": uri}])
+    )
+    answer = result if isinstance(result, dict) else result._asdict()
+    assert answer["equivalent"] is False and "your goal lacks" in answer["explanation"]
+
+
+async def test_grade_folder_command_writes_the_html_report(client: RecordingClient, project: Path) -> None:
+    import shutil
+
+    shutil.copytree(EXAMPLE / "submissions", project / "submissions")
+    report = project / "out" / "grades.html"
+    report.parent.mkdir()
+    result: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="plansight.server.gradeFolder",
+            arguments=[
+                {
+                    "folder": str(project / "submissions"),
+                    "reference": str(project / "reference.pddl"),
+                    "report": str(report),
+                }
+            ],
+        )
+    )
+    answer = result if isinstance(result, dict) else result._asdict()
+    assert answer["report"] == str(report)
+    assert answer["summary"].startswith("7 submissions: 2 equivalent, 2 not equivalent")
+    assert "<svg" in report.read_text() and "carol" in report.read_text()

@@ -12,6 +12,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from plansight.analyses import word_similarity
 from plansight.analyses.parse_pddl import parse_pddl
@@ -27,6 +29,7 @@ from plansight.analyses.plan_metrics import (
     action_distance,
     actions_of,
     align,
+    aqm_score,
     evaluate,
     lcs_subsequence,
     lcs_substring,
@@ -265,3 +268,24 @@ def test_without_wordnet_the_fallback_is_used_and_reported(no_wordnet: None) -> 
 def test_potential_search_respects_its_budget() -> None:
     result = evaluate(PI0, GT, valid=False, is_valid=IS_VALID, potential_budget=5)
     assert result.potential is not None and result.potential.truncated and result.potential.evaluated == 5
+
+
+ACTIONS = st.tuples(st.sampled_from(["pick-up", "put-down", "stack", "unstack", "fly"]),
+                    st.lists(st.sampled_from(["a", "b", "c"]), max_size=3)).map(lambda t: (t[0], *t[1]))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(ACTIONS, max_size=7), st.lists(ACTIONS, max_size=6))
+def test_metrics_hold_their_invariants_on_any_plans(plan: list[Action], reference: list[Action]) -> None:
+    result = evaluate(plan, reference, valid=False, potential_budget=200)
+    labels = result.alignment.labels
+    assert len(labels) == len(plan) == len(result.np_labels)
+    paired = [p for p in result.alignment.pairs]
+    assert len(paired) == sum(1 for label in labels if label != "redundant") <= len(reference)
+    assert len({p.reference_index for p in paired}) == len(paired)  # one-to-one
+    assert all(plan[p.index] == reference[p.reference_index] for p in paired if p.label == "correct")
+    assert len(result.substring) <= len(result.subsequence) <= min(len(plan), len(reference))
+    assert 0.0 <= result.distance <= 1.0 and 0.0 <= aqm_score(labels) <= 1.0
+    assert result.stv >= labels.count("redundant")
+    if plan == reference:
+        assert result.stv == 0 and set(labels) <= {"correct"}

@@ -159,7 +159,7 @@ def test_solve_on_models_returns_an_optimal_plan() -> None:
 def test_conditional_effects_fall_back_to_a_greedy_search() -> None:
     """LM-cut does not support conditional effects (adl/ has `when`): the fallback still finds a plan,
     which our simulator accepts (unified-planning cannot read adl/'s `either` types)."""
-    domain, prob, plan, *_ = load("adl", "p01")
+    domain, prob, *_ = load("adl", "p01")
     result = solve(domain, prob)
     assert result.solved and result.planner == "fast-downward lazy_greedy([ff()], preferred=[ff()])"
     assert result.plan is not None and simulate_actions(domain, prob, list(result.plan)).valid

@@ -96,7 +96,10 @@ export function renderPlanReport(raw: unknown, fallbackName: string): Rendered {
     const index = num(failure.index);
     const action = text(failure.action);
     const where = index === undefined ? "a step" : `step ${index + 1}`;
-    const why = text(failure.message) ?? (strings(failure.unsatisfied).length ? `${strings(failure.unsatisfied).join(", ")} does not hold` : "");
+    // The server's message may name the step itself ("Step 2 (stack b c) is not executable: ..."):
+    // the summary names it once.
+    const message = text(failure.message)?.replace(/^step \d+\s*(\([^)]*\))?\s*(is not executable)?\s*:?\s*/i, "");
+    const why = message || (strings(failure.unsatisfied).length ? `${strings(failure.unsatisfied).join(", ")} does not hold` : "");
     summary = `${name} fails at ${where}${action ? ` ${action}` : ""}${why ? `: ${why}` : "."}`;
     level = "error";
   } else {

@@ -191,6 +191,12 @@ describe("what the user reads after validating a plan", () => {
     assert.doesNotMatch(markdown, /undefined/);
   });
 
+  test("a server message that names the step itself is not repeated after the step", () => {
+    const rendered = renderPlanReport({ valid: false, executable: false, length: 6, path: "/w/task.plan",
+      failure: { index: 1, action: "(stack b c)", message: "Step 2 (stack b c) is not executable: (holding b) is false." } }, "x");
+    assert.equal(rendered.summary, "task.plan fails at step 2 (stack b c): (holding b) is false.");
+  });
+
   test("an executable plan that misses goals is a warning naming them", () => {
     const rendered = renderPlanReport({ valid: false, executable: true, length: 2, failure: null,
       goals: { satisfied: ["(on b c)"], unsatisfied: ["(on a b)"] } }, "x.plan");
