@@ -310,7 +310,9 @@ def compare_text(reference: Reference, path: str, text: str, placeholder: bool =
         return unparseable(f"{type(error).__name__}: {error}", placeholder)
     syntax = [d for d in document.diagnostics if d.severity == Severity.ERROR]
     if document.problem is None:
-        what = "a domain" if document.kind == "domain" else "not a `(define (problem ...)` file"
+        if not text.strip():
+            return unparseable("the file is empty.", placeholder)
+        what = "a domain" if document.domain is not None else "not a `(define (problem ...)` file"
         return unparseable(f"it is {what}.", placeholder)
     if syntax:
         from .spans import LineIndex

@@ -9,7 +9,7 @@ one is graded "unparseable" so no student silently disappears from the sheet).
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from .association import sniff_header
@@ -17,6 +17,12 @@ from .equivalence import Reference, Verdict, compare_text, unparseable
 
 OUTCOMES = ("equivalent", "not equivalent", "unsolvable", "invalid", "unparseable", "unknown")
 """Every outcome, in the order reports list them."""
+
+
+def summary_text(counts: Mapping[str, int]) -> str:
+    """``7 submissions: 2 equivalent, 2 not equivalent, ...`` (outcomes in the reports' order)."""
+    listed = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts.get(o))
+    return f"{sum(counts.values())} submissions: {listed or 'none found'}"
 
 
 @dataclass(frozen=True, slots=True)

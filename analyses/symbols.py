@@ -101,10 +101,11 @@ class Occurrence(NamedTuple):
 class SymbolIndex:
     """The occurrences of one document, in text order, and its own global declarations by kind."""
 
-    __slots__ = ("_starts", "declarations", "occurrences", "path")
+    __slots__ = ("_by_target", "_starts", "declarations", "occurrences", "path", "visible")
 
     def __init__(self, path: str, occurrences: list[Occurrence],
-                 declarations: dict[tuple[SymbolKind, str], Declaration]) -> None:
+                 declarations: dict[tuple[SymbolKind, str], Declaration],
+                 visible: dict[tuple[SymbolKind, str], Declaration] | None = None) -> None:
         starts = [o.span.start for o in occurrences]
         if starts != sorted(starts):  # a domain's declarations are collected before its formulas
             occurrences.sort(key=_start)
@@ -113,14 +114,28 @@ class SymbolIndex:
         self.occurrences: Sequence[Occurrence] = occurrences
         """in text order; never mutate"""
         self.declarations = declarations
+        self.visible = visible if visible is not None else declarations
+        """every global declaration names here can resolve to: this document's and its partners'"""
         self._starts = starts
+        self._by_target: dict[Declaration, list[Occurrence]] | None = None
 
     def at(self, offset: int) -> Occurrence | None:
         return symbol_at(self, offset)
 
     def references_to(self, target: Declaration) -> list[Occurrence]:
-        """Every occurrence here that means ``target`` (its declaration included)."""
-        return [o for o in self.occurrences if o.target == target]
+        """Every occurrence here that means ``target`` (its declaration included), in text order."""
+        by_target = self._by_target
+        if by_target is None:  # built on the first question: highlight and rename ask again and again
+            by_target = {}
+            for occurrence in self.occurrences:
+                if occurrence.target is not None:
+                    found = by_target.get(occurrence.target)
+                    if found is None:
+                        by_target[occurrence.target] = [occurrence]
+                    else:
+                        found.append(occurrence)
+            self._by_target = by_target
+        return list(by_target.get(target, ()))
 
     def in_range(self, span: Span) -> list[Occurrence]:
         """The occurrences that start inside ``span`` (semantic tokens for a visible range)."""
@@ -456,7 +471,7 @@ def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
             builder.plan_body(model)
         else:
             builder.ltl_body(model)
-    return SymbolIndex(path, builder.out, builder.own)
+    return SymbolIndex(path, builder.out, builder.own, builder.globals)
 
 
 _CACHE_SIZE = 16

@@ -156,12 +156,11 @@ def _with_progress(results: Iterator[Graded], total: int, show: bool) -> Iterato
 
 
 def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:
-    from plansight.analyses.grading import OUTCOMES
+    from plansight.analyses.grading import summary_text
 
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")
     width = max(len(g.student) for g in graded)
     for g in graded:
         sys.stdout.write(f"{g.student:<{width}}  {g.verdict.outcome:<14}  {g.verdict.explanation}\n")
-    counts = ", ".join(f"{summary[o]} {o}" for o in OUTCOMES if summary[o])
-    sys.stdout.write(f"\n{len(graded)} submissions: {counts}\n")
+    sys.stdout.write(f"\n{summary_text(summary)}\n")

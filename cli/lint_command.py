@@ -66,7 +66,7 @@ def run_lint(args: argparse.Namespace) -> int:
         return 2
     files = find_files(args.paths)
     if not files:
-        print("plansight lint: error: no PDDL files (.pddl, .plan, .soln, .sol) found in "
+        print("plansight lint: error: no PDDL, plan or LTL files (.pddl, .plan, .soln, .sol, .ltl) found in "
               + ", ".join(args.paths), file=sys.stderr)
         return 2
     analyzer = Analyzer(DiskSource(memoize=True))

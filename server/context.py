@@ -91,7 +91,7 @@ def build_context(request: ContextRequest, parses: ParseCache) -> DocumentContex
     if parsed is None:
         return None
     association = Association()
-    if parsed.kind in ("problem", "plan") and (is_file_path(request.path) or parsed.directives):
+    if parsed.kind in ("problem", "plan", "ltl") and (is_file_path(request.path) or parsed.directives):
         try:
             association = analyzer.associate(parsed)
         except Exception:  # linking is best effort here; the diagnostics report its failures

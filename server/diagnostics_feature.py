@@ -193,7 +193,7 @@ class DiagnosticsFeature:
         kind = detect_kind(doc.path, doc.text)
         if kind not in ("domain", "problem"):
             return
-        wanted = ("problem", "plan") if kind == "domain" else ("plan",)
+        wanted = ("problem", "plan", "ltl") if kind == "domain" else ("plan", "ltl")
         key = path_key(doc.path)
         folder = os.path.dirname(key) + os.sep
         for other_uri, other in self._store.open.items():

@@ -83,7 +83,7 @@ class DocumentSnapshot:
         """A problem without a domain or a plan without a problem: any new file might complete it."""
         if self.kind == "problem":
             return self.domain_path is None
-        if self.kind == "plan":
+        if self.kind in ("plan", "ltl"):
             return self.problem_path is None or self.domain_path is None
         return False
 

@@ -116,7 +116,7 @@ class EquivalenceFeature:
     # --- grading ------------------------------------------------------------------------------------
 
     def grade(self, folder: str, reference_path: str, report: str) -> dict[str, Any]:
-        from ..analyses.grading import grade_file, submissions
+        from ..analyses.grading import grade_file, submissions, summary_text
         from ..analyses.lint import Analyzer, DiskSource
         from ..analyses.reference_problem import load_reference
         from ..grade_report import write_report
@@ -130,10 +130,9 @@ class EquivalenceFeature:
         ]
         counts = Counter(g.verdict.outcome for g in graded)
         write_report(report, graded, counts, reference=reference_path, placeholder=False)
-        summary = ", ".join(f"{n} {outcome}" for outcome, n in counts.most_common())
         return {
             "report": report,
-            "summary": f"{len(graded)} submissions: {summary or 'none found'}",
+            "summary": summary_text(counts),
             "counts": dict(counts),
         }
 

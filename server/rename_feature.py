@@ -158,5 +158,4 @@ def _collision(request: SymbolRequest, path: str, target: Declaration, new_key: 
     if target.kind == "variable":
         return any(o.target is not None and o.target.scope == target.scope and o.key == new_key
                    and o.is_declaration for o in index.occurrences)
-    return any(o.key == new_key and o.target is not None and o.target.kind in kinds
-               for o in index.occurrences)
+    return any((kind, new_key) in index.visible for kind in kinds)

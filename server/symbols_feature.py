@@ -17,7 +17,7 @@ from lsprotocol import types
 
 from ..analyses.documents import ParsedDocument
 from ..analyses.domain_references import signature, type_text
-from ..analyses.model import Domain, Name, Plan, Problem, TypedName
+from ..analyses.model import Domain, Name, Plan, Problem, TypedName, TypeRef
 from ..analyses.printer import print_step
 from ..analyses.sources import DiskSource
 from ..analyses.spans import Span
@@ -84,9 +84,8 @@ def _section(keyword: Name | None, children: list[types.DocumentSymbol], spans: 
     if not covered and keyword is None:
         return None
     selection = keyword.span if keyword is not None else covered[0]
-    whole = selection
-    for span in covered:
-        whole = whole.cover(span)
+    whole = Span(min([selection.start, *(s.start for s in covered)]),
+                 max([selection.end, *(s.end for s in covered)]))
     return _node(name, Kind.Namespace, whole, selection, mapper, children)
 
 
@@ -127,11 +126,16 @@ def _domain_children(domain: Domain, mapper: RangeMapper) -> Iterator[types.Docu
 
 
 def _problem_children(problem: Problem, text: str, mapper: RangeMapper) -> Iterator[types.DocumentSymbol]:
-    by_type: dict[str, list[TypedName]] = {}
+    by_type: dict[TypeRef | None, list[TypedName]] = {}
     for item in problem.objects:
-        by_type.setdefault(_typed(item), []).append(item)
+        group = by_type.get(item.type)
+        if group is None:
+            by_type[item.type] = [item]
+        else:
+            group.append(item)
     type_groups = []
-    for type_name, items in by_type.items():
+    for type_ref, items in by_type.items():
+        type_name = type_text(type_ref)
         children = [_node(o.name.display, Kind.Constant, o.span, o.name.span, mapper, detail=type_name)
                     for o in items[:MAX_CHILDREN]]
         cover = Span(min(o.span.start for o in items), max(o.span.end for o in items))

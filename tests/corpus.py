@@ -61,14 +61,21 @@ def _pddl_files(root: Path | None, pattern: str = "**/*.pddl") -> list[Path]:
     return sorted(p.resolve() for p in root.glob(pattern) if p.is_file())
 
 
+DELIBERATE_MISTAKES = (("llm-mistakes",), ("grading", "submissions"), ("plan-evaluation", "generated"),
+                       ("plan-evaluation", "remapped"), ("ltl", "mistakes"))
+"""Example folders whose files are wrong on purpose (students' and models' mistakes to be caught)."""
+
+
 def _is_deliberate_mistake(path: Path) -> bool:
-    return "llm-mistakes" in path.relative_to(EXAMPLES.resolve()).parts
+    parts = path.relative_to(EXAMPLES.resolve()).parts
+    return any(parts[i:i + len(folder)] == folder for folder in DELIBERATE_MISTAKES
+               for i in range(len(parts)))
 
 
 def corpus_files(include_sdist: bool = True) -> list[CorpusFile]:
     """Every corpus ``.pddl`` file (domains and problems), each once, in a stable order.
 
-    Excludes ``examples/**/llm-mistakes/``, whose files are wrong on purpose. ``include_sdist``
+    Excludes the example folders of deliberate mistakes (:data:`DELIBERATE_MISTAKES`). ``include_sdist``
     adds the ``pddl`` sdist files when they have been fetched.
     """
     up_root = _unified_planning_root()

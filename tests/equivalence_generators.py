@@ -15,15 +15,8 @@ from plansight.analyses.model import Domain, Problem
 from plansight.analyses.parse_pddl import parse_pddl
 
 Fact = tuple[str, ...]
-PLANETARIUM = Path("/work/shared/domains/planetarium")
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
-
-_PLANETARIUM_TEXTS = {
-    "blocksworld": "blocksworld.pddl",
-    "gripper": "gripper.pddl",
-    "floor-tile": "floor-tile.pddl",
-}
 
 
 def domain_text(kind: str) -> str:
@@ -211,12 +204,10 @@ def mutate(rng: random.Random, spec: Spec, states: list[set[Fact]]) -> Spec:
         goal = list(random_goal(rng, states[2], states[3]))
     changed = Spec(spec.domain, spec.objects, init, tuple(sorted(set(goal))))
     names = list(spec.objects)
-    shuffled = names[:]
     same_type = {t: [o for o in names if spec.objects[o] == t] for t in set(spec.objects.values())}
     mapping = {}
     for _kind, group in same_type.items():
         image = group[:]
         rng.shuffle(image)
         mapping.update(zip(group, image, strict=True))
-    del shuffled
     return changed.renamed({o: f"{mapping[o]}x" for o in names})

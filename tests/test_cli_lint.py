@@ -213,7 +213,7 @@ def test_folder_without_pddl_is_a_usage_error(tmp_path: Path) -> None:
     completed = run("notes", cwd=tmp_path)
 
     assert completed.returncode == 2
-    assert "no PDDL files" in completed.stderr
+    assert "no PDDL, plan or LTL files" in completed.stderr
 
 
 def test_unreadable_input_exits_two_but_reports_the_rest(tmp_path: Path) -> None:

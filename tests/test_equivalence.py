@@ -21,7 +21,7 @@ from plansight.analyses.parse_pddl import parse_pddl
 from plansight.analyses.scene_graph import ground_task
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
-PLANETARIUM = Path("/work/shared/domains/planetarium")
+GRADING = EXAMPLES / "grading"
 
 
 def domain_of(name: str) -> Domain:
@@ -259,7 +259,7 @@ def test_domains_are_recognised_by_structure_not_name() -> None:
     assert found is not None and found.kind == "blocksworld"
     assert dict(found.predicates)["arm-empty"] == "handempty"
     assert recognise(TYPED_GRIPPER) is None  # no (ball ?b) predicates: another transition system
-    text = (PLANETARIUM / "blocksworld.pddl").read_text()
+    text = (GRADING / "domain.pddl").read_text()
     changed = text.replace("(not (on-table ?ob))\n", "\n", 1)  # picking up leaves the block on the table
     model = parse_pddl(changed).model
     assert isinstance(model, Domain) and recognise(model) is None
@@ -314,3 +314,17 @@ def test_both_isomorphism_backends_give_the_same_verdicts(
         for placeholder in (False, True)
     ]
     assert verdicts == [True, True, False, True, False, False]
+
+
+@pytest.mark.parametrize(
+    ("text", "reason"),
+    [
+        ("", "the file is empty."),
+        ("  \n", "the file is empty."),
+        ("(define (domain d) (:predicates (p)))", "it is a domain."),
+    ],
+)
+def test_files_that_are_not_problems_are_unparseable(reference: Reference, text: str, reason: str) -> None:
+    verdict = compare_text(reference, "s.pddl", text)
+    assert verdict.outcome == "unparseable"
+    assert verdict.explanation == f"Your file is not a PDDL problem that can be read: {reason}"

@@ -1,3 +1,4 @@
+; Planetarium's blocksworld domain (from pddl-generators, as used in IPC 2023).
 (define (domain blocksworld)
 
   (:requirements :strips)
