@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from .app import PlansightServer
 
 Kind = types.SymbolKind
-MAX_CHILDREN = 300
+MAX_CHILDREN = 100
 """A problem with 30,000 facts or 5,000 objects of one type lists the first ones (the group says how many
 there are): an outline is for finding your way, and every entry costs the editor time."""
 MAX_WORKSPACE_FILES = 300
