@@ -374,6 +374,14 @@ def _offsets(plan: Sequence[Action], reference: Sequence[Action]) -> list[int]:
     return sorted(range(len(plan)), key=lambda offset: -aligned_names(offset))[:beam]
 
 
+def renaming_penalty(mapping: dict[str, str]) -> float:
+    """Each renamed argument costs 1/|arguments| (reference code), so renaming every argument costs 1.
+    A plan whose actions take no arguments has nothing to rename: its renaming costs nothing."""
+    if not mapping:
+        return 0.0
+    return sum(1 for key, value in mapping.items() if key != value) / len(mapping)
+
+
 def potential(
     plan: Sequence[Action],
     reference: Sequence[Action],
@@ -397,7 +405,7 @@ def potential(
     any_valid, evaluated, truncated = False, 0, False
     for mapping in _mappings(plan, reference):
         renamed = [(action[0], *(mapping.get(arg, arg) for arg in action[1:])) for action in plan]
-        swaps = sum(1 for key, value in mapping.items() if key != value)
+        renaming = renaming_penalty(mapping)
         for offset in _offsets(renamed, reference):
             variant = tuple(renamed[offset:] + renamed[:offset])
             if variant in seen:
@@ -417,7 +425,7 @@ def potential(
                     - (length_penalty(len(variant), len(reference)) if len(variant) > len(reference) else 0)
                 )
             )
-            raw -= (swaps / len(variables) if variables else 0.0) + SHIFT_PENALTY * offset
+            raw -= renaming + SHIFT_PENALTY * offset
             score = normalised(raw, len(variant))
             if score > best.score:
                 best = Potential(variant, mapping, offset, score, False, 0, False)

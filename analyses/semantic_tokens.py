@@ -132,14 +132,19 @@ def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list
 def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
     data: list[int] = []
     extend = data.extend
-    count, rfind = text.count, text.rfind
+    count, rfind, find = text.count, text.rfind, text.find
     plain = text.isascii() or encoding == "utf-32"
     line = line_start = previous_line = previous_start = position = 0
+    line_end = find("\n")  # tokens on the current line (most of them) need no counting
+    if line_end < 0:
+        line_end = len(text)
     for start, end, kind, modifiers in tokens:
-        newlines = count("\n", position, start)  # tokens come in order: the text is walked once
-        if newlines:
-            line += newlines
+        if start > line_end:  # tokens come in order: the text is walked once
+            line += count("\n", position, start)
             line_start = rfind("\n", position, start) + 1
+            line_end = find("\n", start)
+            if line_end < 0:
+                line_end = len(text)
         position = start
         if plain:
             column = start - line_start

@@ -108,8 +108,11 @@ class SymbolIndex:
                  visible: dict[tuple[SymbolKind, str], Declaration] | None = None) -> None:
         starts = [o.span.start for o in occurrences]
         if starts != sorted(starts):  # a domain's declarations are collected before its formulas
-            occurrences.sort(key=_start)
-            starts = [o.span.start for o in occurrences]
+            # a stable sort by start, keyed in C (``list.__getitem__``): a Python key function per
+            # occurrence cost 80 ms on the 140,000 occurrences of a 1 MB problem
+            order = sorted(range(len(starts)), key=starts.__getitem__)
+            occurrences[:] = [occurrences[i] for i in order]
+            starts = [starts[i] for i in order]
         self.path = path
         self.occurrences: Sequence[Occurrence] = occurrences
         """in text order; never mutate"""
@@ -148,10 +151,6 @@ _VARIABLE_MARKS = ("?", "#")
 """``?x`` and PDDL+'s ``#t``"""
 _new = tuple.__new__
 """``Occurrence(...)`` without the keyword-handling wrapper, on the hot path."""
-
-
-def _start(occurrence: Occurrence) -> int:
-    return occurrence.span.start
 
 
 def symbol_at(index: SymbolIndex, offset: int) -> Occurrence | None:

@@ -6,9 +6,14 @@ figures are the steady state an editor sees between keystrokes), and sends each 
 ``--repeat`` times, one at a time, timing the round trip from the client. Positions are real names:
 hover and signature help on an init fact, definition/references/highlight/rename on an object,
 completion right after an init fact's ``(``; range requests (inlay hints, semantic tokens range) ask for
-the first 100 lines, the viewport an editor asks for.
+the first 100 lines, the viewport an editor asks for. The first request of each type is reported
+apart (``first ms``): it is the one that computes what the server then keeps for the version (the
+symbol index, the semantic tokens, the formatting edit), i.e. the cost right after an edit.
 
-    python benchmarks/lsp_requests.py [--repeat 30] [--json OUT]
+Then, for each request type, ``--after-edit`` times: edit the document (append a space), wait for
+that version's diagnostics, and time one request of that type, the first on the new version.
+
+    python benchmarks/lsp_requests.py [--repeat 30] [--after-edit 5] [--json OUT]
 """
 
 from __future__ import annotations
@@ -82,17 +87,23 @@ def requests(client: LanguageClient, uri: str, text: str) -> dict[str, Callable[
     }
 
 
-async def measure(label: str, size: int, repeat: int, folder: Path) -> dict[str, Any]:
+async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: Path) -> dict[str, Any]:
     (folder / "domain.pddl").write_text(BLOCKSWORLD)
     problem = folder / f"problem-{size}.pddl"
     text = blocksworld_problem(size)
     problem.write_text(text)
     client = LanguageClient("plansight-bench", "1")
+    # An editor reads the token array as plain JSON; pygls's client would also run cattrs over each of
+    # its ~700,000 integers (~120 ms), a cost of this Python client, not of the server.
+    client.protocol._converter.register_structure_hook(
+        lsp.SemanticTokens,
+        lambda raw, _type: lsp.SemanticTokens(data=raw["data"], result_id=raw.get("resultId")))
     published: asyncio.Event = asyncio.Event()
+    version = 1
 
     @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
     def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
-        if params.uri == problem.as_uri():
+        if params.uri == problem.as_uri() and params.version in (None, version):
             published.set()
 
     await client.start_io(sys.executable, "-m", "plansight", "serve")
@@ -106,32 +117,59 @@ async def measure(label: str, size: int, repeat: int, folder: Path) -> dict[str,
     await asyncio.wait_for(published.wait(), 120)
     rows: dict[str, Any] = {}
     for name, send in requests(client, uri, text).items():
+        start = time.perf_counter()
         try:
             await asyncio.wait_for(send(), 120)  # warm-up: lazy imports, first index build
         except Exception as error:  # a request the server does not support: say so, measure the rest
             rows[name] = {"error": f"{type(error).__name__}: {error}"}
             continue
+        first = (time.perf_counter() - start) * 1000
         times = []
         for _ in range(repeat):
             start = time.perf_counter()
             await asyncio.wait_for(send(), 120)
             times.append((time.perf_counter() - start) * 1000)
         times.sort()
-        rows[name] = {"p50_ms": statistics.median(times),
+        rows[name] = {"first_ms": first, "p50_ms": statistics.median(times),
                       "p95_ms": times[max(0, round(0.95 * len(times)) - 1)], "max_ms": times[-1]}
+    # After an edit: each request type alone, first on a new version (its diagnostics published, so
+    # the parse is there, but nothing else computed for the version: the symbol index, the tokens,
+    # the formatting edit are all built by this request). The edit appends a space to the last line.
+    last_line, last_column = text.count("\n"), len(text) - (text.rfind("\n") + 1)
+    for name, send in requests(client, uri, text).items():
+        if "error" in rows[name]:
+            continue
+        cold = []
+        for _ in range(cold_rounds):
+            version += 1
+            end = lsp.Position(line=last_line, character=last_column)
+            last_column += 1
+            published.clear()
+            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
+                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
+                content_changes=[lsp.TextDocumentContentChangePartial(
+                    range=lsp.Range(start=end, end=end), text=" ")]))
+            await asyncio.wait_for(published.wait(), 120)
+            start = time.perf_counter()
+            await asyncio.wait_for(send(), 120)
+            cold.append((time.perf_counter() - start) * 1000)
+        cold.sort()
+        rows[name]["after_edit_p50_ms"] = statistics.median(cold)
+        rows[name]["after_edit_max_ms"] = cold[-1]
     await client.shutdown_async(None)
     client.exit(None)
     await asyncio.sleep(0.2)
-    return {"bytes": len(text.encode()), "repeat": repeat, "target_p95_ms": TARGETS_MS[label],
+    return {"bytes": len(text.encode()), "repeat": repeat, "after_edit_rounds": cold_rounds,
+            "target_p95_ms": TARGETS_MS[label],
             "requests": rows}
 
 
-async def main_async(repeat: int) -> dict[str, Any]:
+async def main_async(repeat: int, after_edit: int) -> dict[str, Any]:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         workloads = (("2 KB problem", 2_000, repeat), ("1 MB problem", 1_000_000, max(5, repeat // 3)))
         for label, size, count in workloads:
-            results[label] = await measure(label, size, count, Path(tmp))
+            results[label] = await measure(label, size, count, after_edit, Path(tmp))
     return results
 
 
@@ -140,19 +178,27 @@ def main() -> int:
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--repeat", type=int, default=30,
                         help="timed requests of each type (a third as many on the 1 MB problem)")
+    parser.add_argument("--after-edit", type=int, default=5,
+                        help="edits after each of which one request of each type is timed")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
-    results = asyncio.run(main_async(args.repeat))
+    results = asyncio.run(main_async(args.repeat, args.after_edit))
     for label, result in results.items():
         print(f"== {label} ({result['bytes']:,} bytes, {result['repeat']} requests each; "
               f"target p95 {result['target_p95_ms']:.0f} ms)")
-        print(f"{'request':<26}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  target")
+        print(f"{'':<36}{'repeated on one version':^40}  {'after an edit':^18}")
+        print(f"{'request':<26}{'first ms':>10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}  target"
+              f"{'p50 ms':>10}{'max ms':>10}  target")
         for name, row in result["requests"].items():
             if "error" in row:
                 print(f"{name:<26}  not measured: {row['error']}")
                 continue
-            verdict = "met" if row["p95_ms"] <= result["target_p95_ms"] else "MISSED"
-            print(f"{name:<26}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}{row['max_ms']:>10.1f}  {verdict}")
+            target = result["target_p95_ms"]
+            verdict = "met" if row["p95_ms"] <= target else "MISSED"
+            cold = "met" if row["after_edit_max_ms"] <= target else "MISSED"
+            print(f"{name:<26}{row['first_ms']:>10.1f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}"
+                  f"{row['max_ms']:>10.1f}  {verdict:<6}{row['after_edit_p50_ms']:>10.1f}"
+                  f"{row['after_edit_max_ms']:>10.1f}  {cold}")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

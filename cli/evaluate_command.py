@@ -14,7 +14,7 @@ import csv
 import json
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -225,31 +225,6 @@ def summary(rows: Sequence[Row], recovered: bool) -> dict[str, Any]:
     return result
 
 
-def _with_progress(
-    jobs: Sequence[tuple[str, str | None, str | None]],
-    show: bool,
-) -> Iterator[tuple[str, str | None, str | None]]:
-    if not show:
-        yield from jobs
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (
-        TextColumn("Evaluating"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[current]}", style="dim"),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("evaluate", total=len(jobs), current="")
-        for job in jobs:
-            progress.update(task, current=job[0])
-            yield job
-            progress.advance(task)
-
-
 def _cell(value: Any) -> str:
     if value is None:
         return "-"
@@ -325,9 +300,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return 2
     analyzer = Analyzer(DiskSource())
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
-    show = args.format == "text" and not args.no_progress and sys.stderr.isatty()
+    from .progress import should_show, with_progress
+
+    # every plan may run a potential search and a planner: worth a bar from the first one
+    show = should_show(len(jobs), args.format == "text", args.no_progress, threshold=0)
     rows = [
-        _evaluate_one(name, plan, truth, args, analyzer) for name, plan, truth in _with_progress(jobs, show)
+        _evaluate_one(name, plan, truth, args, analyzer)
+        for name, plan, truth in with_progress(jobs, "Evaluating", show, describe=lambda job: job[0])
     ]
     total = summary(rows, args.recover)
     if args.format == "json":

@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from plansight.analyses.lint import Analyzer, LintResult
 
 SEVERITIES = ("error", "warning", "information", "hint")
-PROGRESS_THRESHOLD = 20
-"""Fewer files finish before a progress bar would be worth drawing."""
 
 log = logging.getLogger("plansight.lint")
 
@@ -115,23 +113,10 @@ def _usage_problems(args: argparse.Namespace) -> list[str]:
 
 
 def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[LintResult]:
-    show_progress = (args.format == "text" and not args.no_progress and len(files) > PROGRESS_THRESHOLD
-                     and sys.stderr.isatty())
-    if not show_progress:
-        return [_lint_one(analyzer, path, args) for path in files]
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+    from .progress import should_show, with_progress
 
-    results = []
-    columns = (TextColumn("Linting"), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-               TextColumn("{task.fields[current]}", style="dim"))
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("lint", total=len(files), current="")
-        for path in files:
-            progress.update(task, current=os.path.basename(path))
-            results.append(_lint_one(analyzer, path, args))
-            progress.advance(task)
-    return results
+    show = should_show(len(files), args.format == "text", args.no_progress)
+    return [_lint_one(analyzer, path, args) for path in with_progress(files, "Linting", show)]
 
 
 def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintResult:

@@ -232,7 +232,7 @@ def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
 
 def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     """A readable report: the verdict, each step with what it changed, the failure, the goals."""
-    from plansight.analyses.semantics import format_atom
+    from plansight.analyses.plan_report import effects_line
     from plansight.analyses.simulate import CATEGORY_WORDS, step_text
 
     out.write(f"{job.path}\n")
@@ -260,8 +260,8 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
         out.write(f"  {index + 1:>{width}}  {text:<{column}}  {note}\n")
 
     for trace_step in sim.trace:
-        changes = " ".join([*(f"+{format_atom(a)}" for a in trace_step.added),
-                            *(f"-{format_atom(a)}" for a in trace_step.deleted)]) or "(no change)"
+        # the editor's words (plan_report), but a terminal shows every effect instead of "… +N more"
+        changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize)
         line(trace_step.index, trace_step.action,
              changes + ("  (changes nothing: redundant)" if trace_step.index in redundant else ""))
     if sim.failure is not None:

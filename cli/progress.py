@@ -4,22 +4,30 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import TypeVar
 
 _T = TypeVar("_T")
 
 THRESHOLD = 20
-"""Fewer items finish before a progress bar would be worth drawing."""
+"""Fewer quick items (files to lint or simulate) finish before a progress bar would be worth drawing."""
 
 
-def should_show(count: int, text_format: bool, disabled: bool = False) -> bool:
-    return text_format and not disabled and count > THRESHOLD and sys.stderr.isatty()
+def should_show(count: int, text_format: bool, disabled: bool = False, threshold: int = THRESHOLD) -> bool:
+    """A bar only for people: text output, stderr a terminal, not ``--no-progress``, and more than
+    ``threshold`` items (slow items, such as plans evaluated against a reference, pass 0)."""
+    return text_format and not disabled and count > threshold and sys.stderr.isatty()
 
 
-def with_progress(items: Sequence[_T], label: str, show: bool, name: str = "") -> Iterator[_T]:
-    """Yield ``items``; while each is being handled, a bar on stderr says ``label`` and how far along.
-    Items that are paths get their file name shown (``name`` overrides with a fixed text)."""
+def _file_name(item: object) -> str:
+    return os.path.basename(item) if isinstance(item, str) else ""
+
+
+def with_progress(items: Iterable[_T], label: str, show: bool, *, total: int | None = None,
+                  describe: Callable[[_T], str] = _file_name) -> Iterator[_T]:
+    """Yield ``items``; while each is being handled, a bar on stderr says ``label``, how far along,
+    and ``describe(item)`` (by default the file name of items that are paths). ``total`` is needed
+    when ``items`` has no length (results streaming in from worker processes)."""
     if not show:
         yield from items
         return
@@ -28,9 +36,10 @@ def with_progress(items: Sequence[_T], label: str, show: bool, name: str = "") -
 
     columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
                TextColumn("{task.fields[current]}", style="dim"))
+    count = total if total is not None else len(items) if isinstance(items, Sized) else None
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=len(items), current="")
+        task = progress.add_task(label, total=count, current="")
         for item in items:
-            progress.update(task, current=name or (os.path.basename(item) if isinstance(item, str) else ""))
+            progress.update(task, current=describe(item))
             yield item
             progress.advance(task)

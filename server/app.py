@@ -28,6 +28,7 @@ from .feature_hub import FeatureHub
 from .folding_feature import FoldingFeature
 from .formatting_feature import FormattingFeature
 from .hover_feature import HoverFeature
+from .json_protocol import FastJsonProtocol
 from .links_feature import LinksFeature
 from .ltl_feature import LtlFeature
 from .navigation_feature import NavigationFeature
@@ -47,7 +48,7 @@ class PlansightServer(LanguageServer):
     """A pygls server carrying plansight's per-instance state."""
 
     def __init__(self) -> None:
-        super().__init__("plansight", __version__,
+        super().__init__("plansight", __version__, protocol_cls=FastJsonProtocol,
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.documents = DocumentStore()

@@ -3,7 +3,9 @@
 The layout is the core's (``analyses/formatter.py``), the same ``plansight format`` prints. The
 answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
 keeps the cursor, the selection and the folds outside the change. A document with syntax errors gets
-no edit; the reason goes to the log, since formatting it could lose what the user wrote.
+no edit; the reason goes to the log, since formatting it could lose what the user wrote. The
+whole-document edit is kept per version and settings (``version_cache.py``): format-on-save right
+after a format command, or a client that asks twice, does not lay out a 1 MB problem again.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from lsprotocol import types
 
 from ..analyses.formatter import TextEdit, format_parsed, format_range, refusal, whole_document_edit
 from .context import DocumentContext, build_context, capture_context
+from .version_cache import VersionCache
 
 if TYPE_CHECKING:
     from .app import PlansightServer
@@ -54,13 +57,22 @@ def _settings(context: DocumentContext) -> tuple[int, int]:
     return context.settings.format_indent, context.settings.format_line_width
 
 
+_WHOLE_DOCUMENT: VersionCache[tuple[TextEdit | None, str]] = VersionCache(size=2)
+"""the smallest whole-document edit (or why there is none) per parsed version and settings"""
+
+
 def document_edits(context: DocumentContext) -> list[types.TextEdit]:
-    indent, width = _settings(context)
-    result = format_parsed(context.parsed, indent, width)
-    if result.text is None:
-        logger.info("not formatting %s: %s", context.uri, result.reason)
+    def compute() -> tuple[TextEdit | None, str]:
+        result = format_parsed(context.parsed, *_settings(context))
+        if result.text is None:
+            return None, result.reason
+        return whole_document_edit(context.text, result.text), ""
+
+    edit, reason = _WHOLE_DOCUMENT.get((context.parsed,), _settings(context), compute)
+    if reason:
+        logger.info("not formatting %s: %s", context.uri, reason)
         return []
-    return _lsp_edits(context, whole_document_edit(context.text, result.text))
+    return _lsp_edits(context, edit)
 
 
 def range_edits(context: DocumentContext, range_: types.Range) -> list[types.TextEdit]:

@@ -2,7 +2,9 @@
 
 The tokens are the core's (``analyses/semantic_tokens.py``: the symbol index plus keywords, numbers
 and comments); this module only picks the document's index and encodes positions in the negotiated
-encoding. A range request (the visible part of a large problem) encodes only that part.
+encoding. A range request (the visible part of a large problem) encodes only that part. The encoded
+array is kept per version (``version_cache.py``): a repeated request on an unchanged 1 MB problem
+costs nothing but sending it.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from ..analyses.spans import Span
 from .context import DocumentContext, build_context, capture_context
 from .convert import encoding_name
 from .symbol_lookup import index_of
+from .version_cache import VersionCache
 
 if TYPE_CHECKING:
     from .app import PlansightServer
@@ -52,8 +55,16 @@ class SemanticTokensFeature:
         return await asyncio.to_thread(job)
 
 
+_ENCODED: VersionCache[list[int]] = VersionCache()
+"""the encoded tokens per (document, partners) version, encoding and span"""
+
+
 def tokens_of(context: DocumentContext, range_: types.Range | None, encoding: str) -> types.SemanticTokens:
     span: Span | None = context.mapper.span(range_) if range_ is not None else None
-    index = index_of(context) if context.parsed.model is not None else None
-    tokens = semantic_tokens(context.text, index, span)
-    return types.SemanticTokens(data=encode(context.text, tokens, encoding))
+
+    def compute() -> list[int]:
+        index = index_of(context) if context.parsed.model is not None else None
+        return encode(context.text, semantic_tokens(context.text, index, span), encoding)
+
+    versions = (context.parsed, context.domain, context.problem)
+    return types.SemanticTokens(data=_ENCODED.get(versions, (encoding, span), compute))

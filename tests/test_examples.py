@@ -14,6 +14,7 @@ folder's README, and against what plansight actually reports.
 
 from __future__ import annotations
 
+import json
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
@@ -23,6 +24,7 @@ import pytest
 from plansight.analyses.diagnostics import CODES
 from plansight.analyses.documents import ParsedDocument, parse_document
 from plansight.analyses.model import Domain, Plan, Problem
+from plansight.analyses.simulate import CATEGORY_WORDS
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MISTAKES = EXAMPLES / "llm-mistakes"
@@ -176,6 +178,7 @@ class Mistake:
     file: str
     code: str
     token: str  # the text the diagnostic's range must cover
+    category: str | None = None  # a plan that breaks when run: its failure category (seed 002)
 
 
 MISTAKE_TABLE = (
@@ -195,6 +198,8 @@ MISTAKE_TABLE = (
     Mistake("plan-wrong-arity.plan", "wrong-arity", "stack"),
     Mistake("plan-unknown-object.plan", "undeclared-object", "d"),
     Mistake("plan-argument-type-mismatch.plan", "type-mismatch", "rooma"),
+    Mistake("plan-wrong-order.plan", "step-not-executable", "(pick-up b)", "wrong_order"),
+    Mistake("plan-missing-step.plan", "step-not-executable", "(stack b c)", "missing_step"),
     Mistake("duplicate-object.pddl", "duplicate-declaration", "a"),
     Mistake("misspelled-section-keyword.pddl", "syntax-error", ":precondtion"),
     Mistake("types-without-typing-requirement.pddl", "missing-requirement", ":types"),
@@ -216,9 +221,12 @@ def test_mistake_file_explains_itself(mistake: Mistake) -> None:
     assert f"plansight reports: {mistake.code}" in header.replace("\n; ", " ")
     assert mistake.code in CODES
     readme = (MISTAKES / "README.md").read_text(encoding="utf-8")
-    row = next((ln for ln in readme.splitlines() if f"`{mistake.file}`" in ln), None)
+    row = next((ln for ln in readme.splitlines() if ln.startswith(f"| `{mistake.file}`")), None)
     assert row is not None, f"README.md does not list {mistake.file}"
     assert f"`{mistake.code}`" in row
+    if mistake.category is not None:
+        assert f"category `{mistake.category}`" in row
+        assert f"category {CATEGORY_WORDS[mistake.category]}" in header.replace("\n; ", " ")
 
 
 @pytest.mark.parametrize("mistake", MISTAKE_TABLE, ids=lambda m: m.file)
@@ -249,6 +257,33 @@ def test_lint_reports_the_expected_code_on_the_mistake(mistake: Mistake) -> None
     result = Analyzer(DiskSource()).lint(str(MISTAKES / mistake.file))
     flagged = [(d.code, result.text[d.span.start:d.span.end]) for d in result.diagnostics]
     assert any(code == mistake.code and mistake.token in covered for code, covered in flagged), flagged
+
+
+RUNTIME_MISTAKES = [m for m in MISTAKE_TABLE if m.category is not None]
+
+
+@pytest.mark.parametrize("mistake", RUNTIME_MISTAKES, ids=lambda m: m.file)
+def test_runtime_mistake_gets_its_category_from_lint_and_plan(
+    mistake: Mistake, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.main import main
+
+    assert mistake.category is not None
+    result = Analyzer(DiskSource()).lint(str(MISTAKES / mistake.file))
+    failures = [d for d in result.diagnostics if d.code == "step-not-executable"]
+    assert len(failures) == 1
+    assert result.text[failures[0].span.start:failures[0].span.end] == mistake.token
+    assert dict(failures[0].data)["category"] == mistake.category
+
+    assert main(["plan", str(MISTAKES / mistake.file)]) == 1
+    failure_line = next(ln for ln in capsys.readouterr().out.splitlines() if "✗" in ln)
+    words = CATEGORY_WORDS[mistake.category].split()
+    assert failure_line.split()[1:] == [*mistake.token.split(), "✗", *words]
+
+    assert main(["plan", str(MISTAKES / mistake.file), "--format", "json"]) == 1
+    failure = json.loads(capsys.readouterr().out)["failure"]
+    assert failure["category"] == mistake.category and failure["action"] == mistake.token
 
 
 @pytest.mark.parametrize("folder", VALID_FOLDERS)

@@ -107,6 +107,24 @@ def test_long_typed_lists_break_per_type() -> None:
     assert lines[3].startswith("    block0 block1 ")
 
 
+@pytest.mark.parametrize("form", [
+    "(:objects " + " ".join(f"b{i}" for i in range(60)) + " - block - - r1 r2 - room t)",
+    "(:requirements " + " ".join(f":req-{i}" for i in range(30)) + ")",
+    "(:goal " + " ".join(f"name{i}" for i in range(30)) + " - x y)",
+])
+def test_a_long_one_line_form_of_names_breaks_as_the_same_names_written_over_lines(form: str) -> None:
+    # one line of names is laid out straight from its words; over several lines, the same names take
+    # the general path: both must give the same text
+    one_line = f"(define (problem p) (:domain d) {form})"
+    over_lines = one_line.replace(" b1", "\n b1").replace(" :req-1", "\n:req-1").replace(" name1", "\nname1")
+    assert over_lines != one_line
+    for width in (30, 100):
+        formatted = format_text(one_line, indent=2, width=width)
+        assert formatted == format_text(over_lines, indent=2, width=width)
+        if not form.startswith("(:goal"):  # a head's own names stay on its line, whatever the width
+            assert max(len(line) for line in formatted.splitlines()) <= width
+
+
 def test_a_plan_gets_one_step_per_line_with_its_time_and_duration() -> None:
     text = "; a plan\n0.000:   ( drive r a b )  [2.000]   2.001: (take r b)[1]\n\n\n(noop) ; done\n"
     assert format_document("p.plan", text).text == (

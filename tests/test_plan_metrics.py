@@ -37,6 +37,7 @@ from plansight.analyses.plan_metrics import (
     np_aqm,
     parameter_score,
     parse_action_text,
+    renaming_penalty,
     steps_to_validity,
 )
 
@@ -289,3 +290,57 @@ def test_metrics_hold_their_invariants_on_any_plans(plan: list[Action], referenc
     assert result.stv >= labels.count("redundant")
     if plan == reference:
         assert result.stv == 0 and set(labels) <= {"correct"}
+
+
+def test_renaming_costs_one_over_the_number_of_arguments_and_nothing_without_arguments() -> None:
+    assert renaming_penalty({"a": "b", "b": "a", "c": "c"}) == pytest.approx(2 / 3)
+    assert renaming_penalty({"a": "a"}) == 0.0
+    assert renaming_penalty({}) == 0.0
+
+
+def test_an_action_without_arguments_compared_with_itself_is_correct_and_needs_nothing() -> None:
+    """Regression: `(pick-up)` against itself divided by the number of plan arguments (zero)."""
+    plan = [("pick-up",)]
+    result = evaluate(plan, plan, valid=False, is_valid=lambda actions: list(actions) == plan)
+    assert result.alignment.labels == ("correct",) and result.stv == 0
+    assert result.potential is not None
+    assert result.potential.mapping == {} and result.potential.offset == 0
+    assert result.potential.any_valid
+    assert result.final_score == pytest.approx((result.score + 2.0) / 2)
+
+
+@pytest.mark.parametrize(
+    ("plan", "reference", "labels", "step_kinds"),
+    [
+        ([], [], (), []),
+        ([], [("pick-up",)], (), ["add"]),
+        ([("pick-up",)], [], ("redundant",), ["remove"]),
+        ([("pick-up",)], [("pick-up", "a")], ("same_act",), ["repair_parameters"]),
+        ([("pick-up", "a")], [("pick-up",)], ("same_act",), ["repair_parameters"]),
+        ([("stack",), ("pick-up",)], [("pick-up",), ("stack",)], ("misplaced", "misplaced"),
+         ["reorder", "reorder"]),
+    ],
+)
+@pytest.mark.parametrize("valid", [False, True])
+def test_edge_plans_are_measured_without_errors(
+    plan: list[Action], reference: list[Action], labels: tuple[str, ...], step_kinds: list[str], valid: bool
+) -> None:
+    result = evaluate(plan, reference, valid=valid, is_valid=lambda actions: list(actions) == reference)
+    assert result.alignment.labels == labels
+    assert [step.kind for step in result.steps] == step_kinds
+    json = result.to_json()
+    assert json["stv"] == len(step_kinds) and json["reference_length"] == len(reference)
+    if not plan or not reference:
+        assert result.final_score is None and json["potential"] is None
+    else:
+        assert result.final_score is not None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(ACTIONS, min_size=1, max_size=6))
+def test_any_plan_compared_with_itself_is_correct_everywhere(plan: list[Action]) -> None:
+    result = evaluate(plan, plan, valid=True, is_valid=lambda actions: list(actions) == plan,
+                      potential_budget=200)
+    assert result.alignment.labels == ("correct",) * len(plan)
+    assert result.stv == 0 and result.distance == 0.0 and len(result.substring) == len(plan)
+    assert result.final_score is not None and result.final_score > 0
