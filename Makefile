@@ -30,8 +30,9 @@ demo: setup
 
 test: test-python test-vscode
 
+# One worker per core (pytest-xdist): the suite is CPU-bound and its tests are independent.
 test-python: setup-test
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n auto
 
 test-vscode: setup-test
 	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh

@@ -25,7 +25,8 @@ PDDL_SUFFIXES = frozenset({".pddl"})
 
 _DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
 _DIRECTIVE = re.compile(
-    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan)[ \t]+(\S[^\r\n]*?)[ \t]*\r?$",
+    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan|equivalence)"
+    r"[ \t]+(\S[^\r\n]*?)[ \t]*\r?$",
     re.IGNORECASE | re.MULTILINE,
 )
 
@@ -34,7 +35,7 @@ _DIRECTIVE = re.compile(
 class Directive:
     """``; @domain PATH`` and friends: an explicit link to a partner file, relative to this file."""
 
-    key: str  # domain | problem | reference | reference-plan | plan
+    key: str  # domain | problem | reference | reference-plan | plan | equivalence (a mode, not a path)
     value: str
     span: Span  # of the value, for document links and diagnostics
 

@@ -14,7 +14,7 @@ Every "not equivalent" says what to change, in the candidate's own object names.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Literal
@@ -24,7 +24,7 @@ from .diagnostics import Severity
 from .domain_recognition import recognise
 from .fully_specify import fully_specify
 from .gc_pause import gc_paused
-from .goal_closure import Budget, Closure, goal_closure
+from .goal_closure import Budget, Closure, Interrupted, goal_closure
 from .model import Domain, Problem
 from .scene_graph import (
     GOAL,
@@ -39,7 +39,10 @@ from .scene_graph import (
     scene_graph,
 )
 
-__all__ = ["Budget", "Reference", "Verdict", "compare", "equivalence"]
+__all__ = ["Budget", "Interrupted", "Reference", "Verdict", "compare", "equivalence"]
+
+Cancelled = Callable[[], bool]
+"""Asked during the state search; true stops it with :class:`Interrupted` (the editor's next edit)."""
 
 Mode = Literal["identity", "placeholder"]
 Where = Literal["", "file", "objects", "init", "goal"]
@@ -129,9 +132,19 @@ class Reference:
     def written_graph(self) -> SceneGraph | None:
         return _written_graph(self.task)
 
-    @cached_property
+    @property
     def completed(self) -> _Completed:
-        return _complete(self.domain, self.problem, self.task, self.budget)
+        return self.completion()
+
+    def completion(self, cancelled: Cancelled | None = None) -> _Completed:
+        """The reference's completed goal, computed once; an interrupted search leaves nothing
+        behind, so the next comparison starts it again."""
+        found = self.__dict__.get("_completed")
+        if found is None:
+            found = self.__dict__["_completed"] = _complete(self.domain, self.problem, self.task,
+                                                            self.budget, cancelled)
+        assert isinstance(found, _Completed)
+        return found
 
 
 def equivalence(
@@ -144,14 +157,16 @@ def equivalence(
     return compare(Reference(domain, reference, budget or Budget()), candidate, placeholder)
 
 
-def compare(reference: Reference, candidate: Problem, placeholder: bool = False) -> Verdict:
+def compare(reference: Reference, candidate: Problem, placeholder: bool = False,
+            cancelled: Cancelled | None = None) -> Verdict:
     """The verdict for one parsed candidate (a candidate that does not parse is the caller's case:
-    :func:`unparseable`)."""
+    :func:`unparseable`). Raises :class:`Interrupted` when ``cancelled()`` turns true mid-search."""
     with gc_paused():  # a comparison allocates many small acyclic tuples: see gc_pause.py
-        return _compare(reference, candidate, placeholder)
+        return _compare(reference, candidate, placeholder, cancelled)
 
 
-def _compare(reference: Reference, candidate: Problem, placeholder: bool) -> Verdict:
+def _compare(reference: Reference, candidate: Problem, placeholder: bool,
+             cancelled: Cancelled | None) -> Verdict:
     mode: Mode = "placeholder" if placeholder else "identity"
     if reference.errors:
         return Verdict(
@@ -194,9 +209,9 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool) -> Ver
         written is not None
         and reference_written is not None
         and isomorphic(written, reference_written)
-        and reference.completed.reachable is not False
+        and reference.completion(cancelled).reachable is not False
     ):
-        solvable = reference.completed.reachable
+        solvable = reference.completion(cancelled).reachable
         return Verdict(
             True,
             solvable,
@@ -205,7 +220,7 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool) -> Ver
             "Equivalent: your problem is the reference up to the names of its objects.",
             "easy case: isomorphic as written",
         )
-    mine = _complete(reference.domain, candidate, task, reference.budget)
+    mine = _complete(reference.domain, candidate, task, reference.budget, cancelled)
     if mine.reachable is False:
         return Verdict(
             True,
@@ -216,7 +231,7 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool) -> Ver
             mine.method,
             "goal",
         )
-    theirs = reference.completed
+    theirs = reference.completion(cancelled)
     if mine.closure is None:
         proved, planner = _planner_solvable(reference, candidate)
         if proved is False:
@@ -356,7 +371,8 @@ def _written_graph(task: GroundTask) -> SceneGraph | None:
     return problem_graph(task, task.goal).add_scene(task, task.negative_goal, "goal-not")
 
 
-def _complete(domain: Domain, problem: Problem, task: GroundTask, budget: Budget) -> _Completed:
+def _complete(domain: Domain, problem: Problem, task: GroundTask, budget: Budget,
+              cancelled: Cancelled | None = None) -> _Completed:
     recognised = recognise(domain)
     if recognised is not None:
         specified = fully_specify(task, recognised)
@@ -367,7 +383,7 @@ def _complete(domain: Domain, problem: Problem, task: GroundTask, budget: Budget
                 specified.reason,
                 f"fullySpecify ({recognised.kind} rules)",
             )
-    found: Closure = goal_closure(domain, problem, budget)
+    found: Closure = goal_closure(domain, problem, budget, cancelled)
     return _Completed(found.reachable, found.closure, found.reason, f"state search ({found.states:,} states)")
 
 

@@ -1,7 +1,7 @@
 """Equivalence as a lint check: a problem linked to a reference gets a diagnostic saying how it differs.
 
 Running it in the lint path means `plansight lint` prints exactly what the editor underlines, and the
-server's debouncing, cancellation-by-coalescing and version guard apply to it. Results are memoised
+server's debouncing, cancellation by the next edit and version guard apply to it. Results are memoised
 by the texts involved (Python caches a string's hash, so the key costs nothing) so the code lens,
 asked right after the diagnostics were computed, gets the same verdict without recomputing it.
 """
@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 
 from .diagnostics import Diagnostic, make
 from .documents import ParsedDocument
-from .equivalence import Budget, Reference, Verdict, compare
+from .equivalence import Budget, Cancelled, Reference, Verdict, compare
 from .model import Problem
 from .references import find_reference
 from .spans import Span
@@ -28,6 +28,8 @@ if TYPE_CHECKING:
 LIVE_FACT_LIMIT = 20_000
 """Larger problems are not compared while typing (``plansight equiv`` still does it)."""
 LINT_BUDGET = Budget(states=200_000, seconds=10.0, planner_seconds=0.0)
+MODE_DIRECTIVE = "equivalence"
+"""``; @equivalence placeholder`` (or ``identity``, the default) chooses the mode of the live check."""
 
 
 def lint_budget(states: int, seconds: float) -> Budget:
@@ -75,8 +77,10 @@ def linked_verdict(
     document: ParsedDocument,
     reference_globs: Sequence[tuple[str, str]] = (),
     budget: Budget = LINT_BUDGET,
+    cancelled: Cancelled | None = None,
 ) -> LinkedVerdict | None:
-    """None when the problem is linked to no reference."""
+    """None when the problem is linked to no reference; raises ``Interrupted`` when ``cancelled()``
+    turns true during a state search (nothing is memoised then)."""
     problem = document.problem
     if problem is None:
         return None
@@ -92,6 +96,10 @@ def linked_verdict(
     domain_doc = association.domain
     if domain_doc is None or domain_doc.domain is None:
         return LinkedVerdict(link.path, link.how, None, f"no domain was found for the reference `{name}`")
+    placeholder = _placeholder_mode(document)
+    if placeholder is None:
+        mode_error = _MODE_ERROR.format(document.directive(MODE_DIRECTIVE))
+        return LinkedVerdict(link.path, link.how, None, mode_error)
     if len(problem.init) > LIVE_FACT_LIMIT:
         return LinkedVerdict(
             link.path,
@@ -103,7 +111,8 @@ def linked_verdict(
     reference_key = (domain_doc.text, reference_doc.text, budget)
     reference = _REFERENCES.get(reference_key, lambda: Reference(domain_model, reference_problem, budget))
     assert isinstance(reference, Reference)
-    verdict = _VERDICTS.get((reference_key, document.text), lambda: compare(reference, problem))
+    verdict = _VERDICTS.get((reference_key, document.text, placeholder),
+                            lambda: compare(reference, problem, placeholder, cancelled))
     assert isinstance(verdict, Verdict)
     return LinkedVerdict(link.path, link.how, verdict)
 
@@ -113,10 +122,11 @@ def equivalence_diagnostics(
     document: ParsedDocument,
     reference_globs: Sequence[tuple[str, str]] = (),
     budget: Budget = LINT_BUDGET,
+    cancelled: Cancelled | None = None,
 ) -> list[Diagnostic]:
     """The diagnostic a problem linked to a reference gets (nothing when equivalent, or when the
     problem has errors of its own: those are reported already, and fixing them comes first)."""
-    linked = linked_verdict(analyzer, document, reference_globs, budget)
+    linked = linked_verdict(analyzer, document, reference_globs, budget, cancelled)
     problem = document.problem
     if linked is None or problem is None:
         return []
@@ -150,6 +160,17 @@ def equivalence_diagnostics(
             data=(("reference", linked.reference_path),),
         )
     ]
+
+
+_MODE_ERROR = "`; @equivalence` takes `placeholder` or `identity`, not `{0.value}`"
+
+
+def _placeholder_mode(document: ParsedDocument) -> bool | None:
+    """Whether ``; @equivalence placeholder`` asks for placeholder mode (None: an unknown mode)."""
+    directive = document.directive(MODE_DIRECTIVE)
+    if directive is None:
+        return False
+    return {"placeholder": True, "identity": False}.get(directive.value.strip().lower())
 
 
 def _lowered(text: str) -> str:

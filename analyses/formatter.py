@@ -88,6 +88,8 @@ class Unbalanced(ValueError):
 # A form of names only, on one line: the bulk of a large problem (its init facts and goal atoms). It is
 # read in one regex step; only its one-line text is needed unless it is too long for a line.
 _SIMPLE_FORM = re.compile(r"\([ \t]*([^\s();]+(?:[ \t]+[^\s();]+)*)[ \t]*\)")
+# the next such form when it starts on the same or the next line (no blank line, no comment between)
+_NEXT_SIMPLE_FORM = re.compile(r"[ \t]*(?:\r?\n[ \t]*)?(\([ \t]*([^\s();]+(?:[ \t]+[^\s();]+)*)[ \t]*\))")
 
 
 def read_tree(text: str, start: int = 0, end: int | None = None) -> list[Element]:
@@ -97,6 +99,8 @@ def read_tree(text: str, start: int = 0, end: int | None = None) -> list[Element
     newlines = 2  # line breaks seen since the last token (the start of the text counts as a line start)
     match = _SPACED_TOKEN.match
     simple = _SIMPLE_FORM.match
+    next_simple = _NEXT_SIMPLE_FORM.match
+    new_span = tuple.__new__  # ``Span(...)`` without NamedTuple's Python-level constructor
     count = text.count
     pos = start
     length = len(text) if end is None else end
@@ -122,6 +126,14 @@ def read_tree(text: str, start: int = 0, end: int | None = None) -> list[Element
                 pos = one_line.end()
                 flat = "(" + " ".join(one_line.group(1).split()) + ")"
                 siblings.append(Form([], Span(at, pos), blank, flat, True))
+                # the facts that follow, one regex step each (the bulk of a large problem's `:init`)
+                while (following := next_simple(text, pos, length)) is not None:
+                    names = following.group(2).split()
+                    if names[0].lower() in _ALWAYS_BROKEN:
+                        break
+                    pos = following.end()
+                    flat = "(" + " ".join(names) + ")"
+                    siblings.append(Form([], new_span(Span, (following.start(1), pos)), False, flat, True))
                 continue
             stack.append([])
             starts.append(at)

@@ -9,11 +9,22 @@ from __future__ import annotations
 
 import time
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .model import Domain, Problem
 from .scene_graph import Fact
 from .semantics import World
+
+CANCEL_CHECK_EVERY = 64
+"""Expanded states between two calls of the caller's ``cancelled`` hook (a state costs ~100 µs)."""
+
+
+class Interrupted(Exception):
+    """The caller's ``cancelled`` hook said stop (the editor: a newer edit replaces this text).
+
+    Nothing is concluded, so it is raised rather than returned: no memo can keep it as an answer.
+    """
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,7 +45,9 @@ class Closure:
     states: int = 0
 
 
-def goal_closure(domain: Domain, problem: Problem, budget: Budget) -> Closure:
+def goal_closure(domain: Domain, problem: Problem, budget: Budget,
+                 cancelled: Callable[[], bool] | None = None) -> Closure:
+    """Raises :class:`Interrupted` as soon as ``cancelled()`` is true (asked every few states)."""
     world = World.build(domain, problem)
     if world.unsupported:
         return Closure(None, None, "the state search does not support " + "; ".join(world.unsupported))
@@ -44,7 +57,11 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget) -> Closure:
     closure: frozenset[Fact] | None = None
     deadline = time.monotonic() + budget.seconds
     goal = problem.goal
+    expanded = 0
     while frontier:
+        expanded += 1
+        if cancelled is not None and expanded % CANCEL_CHECK_EVERY == 0 and cancelled():
+            raise Interrupted(f"interrupted after {len(seen):,} states")
         state = frontier.popleft()
         if world.holds(goal, state):
             closure = state if closure is None else closure & state

@@ -107,16 +107,19 @@ class Analyzer:
         return Association()
 
     def lint(self, path: str, text: str | None = None, domain: str | None = None,
-             problem: str | None = None) -> LintResult:
+             problem: str | None = None, cancelled: Callable[[], bool] | None = None) -> LintResult:
         """Every diagnostic for one file, sorted by position; never raises for bad input.
 
         ``domain`` / ``problem`` override the association rules (the CLI's flags). A crash inside one
-        stage becomes an ``internal-error`` diagnostic and the other stages still run.
+        stage becomes an ``internal-error`` diagnostic and the other stages still run. ``cancelled``
+        is asked during the long equivalence search: once it is true the search stops, its diagnostic
+        is left out (the editor drops such a result anyway: a newer text is coming).
         """
         with gc_paused():  # see gc_pause.py: the checks of a large problem allocate as much as its parse
-            return self._lint(path, text, domain, problem)
+            return self._lint(path, text, domain, problem, cancelled)
 
-    def _lint(self, path: str, text: str | None, domain: str | None, problem: str | None) -> LintResult:
+    def _lint(self, path: str, text: str | None, domain: str | None, problem: str | None,
+              cancelled: Callable[[], bool] | None = None) -> LintResult:
         if text is None:
             text = self.source.read(path)
             if text is None:
@@ -140,13 +143,14 @@ class Analyzer:
             if found is not None:
                 association = found
                 diagnostics.extend(found.diagnostics)
-        diagnostics.extend(self._semantic(document, association, diagnostics))
+        diagnostics.extend(self._semantic(document, association, diagnostics, cancelled))
         diagnostics.sort(key=_position_order)
         return LintResult(path, document.kind, text, tuple(diagnostics),
                           association.domain_path, association.problem_path)
 
     def _semantic(self, document: ParsedDocument, association: Association,
-                  diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+                  diagnostics: list[Diagnostic],
+                  cancelled: Callable[[], bool] | None = None) -> list[Diagnostic]:
         path, text = document.path, document.text
         linked_domain = association.domain.domain if association.domain is not None else None
         linked_problem = association.problem.problem if association.problem is not None else None
@@ -159,7 +163,7 @@ class Analyzer:
                              lambda: check_problem(model_problem, linked_domain)) or []
             if not any(d.severity == Severity.ERROR for d in (*diagnostics, *found)):
                 found += _guarded("comparing with the reference problem", path, text, diagnostics,
-                                  lambda: self._equivalence(document)) or []
+                                  lambda: self._equivalence(document, cancelled)) or []
             return found
         if document.plan is not None:
             model_plan = document.plan
@@ -174,15 +178,21 @@ class Analyzer:
                 *link_diagnostics(document, self.source, self.parse)]) or []
         return []
 
-    def _equivalence(self, document: ParsedDocument) -> list[Diagnostic]:
+    def _equivalence(self, document: ParsedDocument,
+                     cancelled: Callable[[], bool] | None) -> list[Diagnostic]:
         from .references import find_reference
 
         if find_reference(document, self.reference_globs) is None:
             return []
         from .equivalence_lint import equivalence_diagnostics, lint_budget  # networkx only when needed
+        from .goal_closure import Interrupted
 
         budget = lint_budget(*self.equivalence_budget)
-        return equivalence_diagnostics(self, document, self.reference_globs, budget)
+        try:
+            return equivalence_diagnostics(self, document, self.reference_globs, budget, cancelled)
+        except Interrupted as stopped:
+            log.info("comparing %s with its reference stopped: %s", document.path, stopped)
+            return []
 
     def _unreadable(self, path: str) -> Diagnostic:
         reason = self.source.failure(path) if isinstance(self.source, ExplainsFailures) else (

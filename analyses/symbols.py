@@ -188,7 +188,7 @@ class _Builder:
     def declare(self, kind: SymbolKind, name: Name, path: str, own: bool) -> Declaration:
         """Record a global declaration (the first of a duplicated name wins, as in the checks);
         ``own`` when it is written in the indexed document (not in a partner)."""
-        decl = Declaration(kind, name.key, path, name.span)
+        decl = _new(Declaration, (kind, name.key, path, name.span, None))
         existing = self.globals.setdefault((kind, name.key), decl)
         if kind == "constant":
             self.objects.setdefault(name.key, existing)
@@ -198,7 +198,7 @@ class _Builder:
                 self.objects[name.key] = existing
         if own:
             self.own.setdefault((kind, name.key), existing)
-            self.out.append(Occurrence(name.span, kind, name.key, name.text, "declaration", existing))
+            self.out.append(_new(Occurrence, (name.span, kind, name.key, name.text, "declaration", existing)))
         return existing
 
     # references
@@ -391,8 +391,13 @@ class _Builder:
         self.requirements(problem.requirements)
         for o in problem.objects:
             self.type_ref(o.type)
-        for fact in problem.init:
-            self.formula(fact, {})
+        atom, formula = self.atom, self.formula
+        no_variables: dict[str, Declaration] = {}
+        for fact in problem.init:  # mostly ground atoms: straight to the hot path
+            if type(fact) is Atom:
+                atom(fact, no_variables)
+            else:
+                formula(fact, {})
         self.formula(problem.goal, {})
         self.formula(problem.constraints, {})
         if problem.metric is not None:
@@ -487,6 +492,13 @@ def cached_index(model: Indexed, path: str = "", *,
     server's parse cache hands out the same model object for the same text, so identity is the key.
     The models are kept alive alongside the index so that an ``id`` is never reused while cached.
     """
+    # a partner's path only matters with its model (``_build`` reads it for nothing else): without
+    # this, the same problem indexed for its own requests (its path as "problem") and for references
+    # (no problem) was built twice, 200 ms each for a 1 MB problem
+    if domain is None:
+        domain_path = ""
+    if problem is None:
+        problem_path = ""
     key = (id(model), path, id(domain), domain_path, id(problem), problem_path)
     with _cache_lock:
         hit = _cache.get(key)

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from .equiv_command import add_reference_options, exit_code, load
+from .progress import should_show, with_progress
 
 if TYPE_CHECKING:
     from plansight.analyses.grading import Graded
@@ -92,17 +93,17 @@ def run_grade(args: argparse.Namespace) -> int:
 def grade_all(
     loaded: ReferenceLoad, pairs: Sequence[tuple[str, str]], args: argparse.Namespace
 ) -> list[Graded]:
-    show = args.format == "text" and not args.no_progress and sys.stderr.isatty()
+    show = should_show(len(pairs), args.format == "text", args.no_progress, threshold=0)
     jobs = max(1, args.jobs)
     if jobs == 1 or len(pairs) < 2:
         one_by_one: Iterator[Graded] = (_grade_one(loaded, pair, args.placeholder) for pair in pairs)
-        return list(_with_progress(one_by_one, len(pairs), show))
+        return list(with_progress(one_by_one, "Grading", show, total=len(pairs), describe=_student))
     chunk = max(1, len(pairs) // (jobs * 8))
     with ProcessPoolExecutor(
         jobs, initializer=_start_worker, initargs=(args.reference, args.domain, _budget_tuple(args))
     ) as pool:
         results = pool.map(_grade_in_worker, [(s, p, args.placeholder) for s, p in pairs], chunksize=chunk)
-        return list(_with_progress(results, len(pairs), show))
+        return list(with_progress(results, "Grading", show, total=len(pairs), describe=_student))
 
 
 def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool) -> Graded:
@@ -133,26 +134,8 @@ def _grade_in_worker(job: tuple[str, str, bool]) -> Graded:
     return _grade_one(_WORKER_REFERENCE, (student, path), placeholder)
 
 
-def _with_progress(results: Iterator[Graded], total: int, show: bool) -> Iterator[Graded]:
-    if not show:
-        yield from results
-        return
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
-
-    columns = (
-        TextColumn("Grading"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.fields[current]}", style="dim"),
-    )
-    with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task("grade", total=total, current="")
-        for graded in results:
-            progress.update(task, current=graded.student)
-            progress.advance(task)
-            yield graded
+def _student(graded: Graded) -> str:
+    return graded.student
 
 
 def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:

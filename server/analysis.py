@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from lsprotocol import types
@@ -17,6 +17,7 @@ from lsprotocol import types
 from ..analyses.diagnostics import Diagnostic, make
 from ..analyses.documents import ParsedDocument, detect_kind
 from ..analyses.lint import Analyzer
+from ..analyses.references import find_reference
 from ..analyses.severity_overrides import apply_severity_overrides
 from ..analyses.sources import FileSource
 from ..analyses.spans import Span
@@ -37,12 +38,19 @@ class AnalysisRequest:
     settings: Settings
     encoding: str
     workspace_root: str | None
+    cancelled: Callable[[], bool] | None = None
+    """Asked during the equivalence search: true stops it (a newer edit made this text stale)."""
+    comparing: Callable[[str], None] | None = None
+    """Told the reference's file name before a problem is compared with it, so that the server can
+    show progress when the comparison takes long."""
 
 
 @dataclass(frozen=True, slots=True)
 class AnalysisOutcome:
     snapshot: DocumentSnapshot
     lsp_diagnostics: list[types.Diagnostic]
+    interrupted: bool = False
+    """Cancelled while it ran: its diagnostics may lack the equivalence check's."""
 
 
 class CachedAnalyzer(Analyzer):
@@ -76,7 +84,8 @@ def analyse(request: AnalysisRequest, cache: ParseCache) -> AnalysisOutcome:
         snapshot = _failed(request, error)
         converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
                                        lambda _path: None)
-    return AnalysisOutcome(snapshot, converted)
+    interrupted = request.cancelled is not None and request.cancelled()
+    return AnalysisOutcome(snapshot, converted, interrupted)
 
 
 def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
@@ -94,7 +103,12 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
                                 (diagnostic,))
     try:
         analyzer = CachedAnalyzer(request.source, cache, domain_globs_of(request))
-        result = analyzer.lint(path, text=text)
+        settings = request.settings
+        analyzer.reference_globs = reference_globs_of_settings(settings, request.workspace_root)
+        analyzer.equivalence_budget = (settings.equivalence_state_budget, settings.equivalence_time_limit_s)
+        if request.comparing is not None:
+            _announce_reference(analyzer, path, text, request.comparing)
+        result = analyzer.lint(path, text=text, cancelled=request.cancelled)
         parsed = analyzer.parse(path, text)
         diagnostics = apply_severity_overrides(result.diagnostics, request.settings.severity_overrides)
         return DocumentSnapshot(request.uri, request.version, path, text, result.kind, parsed,
@@ -102,6 +116,14 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
     except Exception as error:
         logger.exception("analysing %s (version %s) failed", request.uri, request.version)
         return _failed(request, error)
+
+
+def _announce_reference(analyzer: Analyzer, path: str, text: str, comparing: Callable[[str], None]) -> None:
+    parsed = analyzer.parse(path, text)  # cached: the lint that follows reuses it
+    if parsed is not None and parsed.kind == "problem":
+        link = find_reference(parsed, analyzer.reference_globs)
+        if link is not None:
+            comparing(os.path.basename(link.path))
 
 
 def _failed(request: AnalysisRequest, error: Exception) -> DocumentSnapshot:

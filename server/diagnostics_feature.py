@@ -6,9 +6,11 @@ The scheduling rules, and why:
   ``plansight.diagnostics.debounceMs``; a burst of edits costs one analysis, not one per key.
 * **Off the event loop.** Parsing a multi-megabyte problem takes seconds; it runs in a worker thread so
   the loop keeps reading messages and other documents keep getting their diagnostics.
-* **Coalesced.** At most one analysis per document is in flight. Edits that arrive meanwhile only mark
-  the document dirty; when the running analysis ends its result is dropped and the newest text is
-  analysed next.
+* **Coalesced.** At most one analysis per document is in flight. Edits that arrive meanwhile mark
+  the document dirty and cancel the running analysis's long check (the equivalence search stops
+  within milliseconds); its result is dropped and the newest text is analysed next.
+* **Visible when slow.** A problem compared with a reference for longer than ``PROGRESS_AFTER_S``
+  shows a work-done progress until the analysis ends or is cancelled (if the client supports it).
 * **Never stale.** A result is published only if the version it analysed is still the buffer's
   version, and the ``version`` field tells the client which text the ranges belong to.
 * **Cross-file.** Problems are checked against their domain and plans against both, as the editor
@@ -19,8 +21,12 @@ The scheduling rules, and why:
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import itertools
 import logging
 import os
+import threading
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -41,6 +47,9 @@ logger = logging.getLogger(__name__)
 
 ANALYSIS_THREADS = 3
 """Enough that one huge file in analysis never holds up small ones; more would only add GIL churn."""
+PROGRESS_AFTER_S = 0.3
+"""A comparison with a reference shows progress only when it is slow enough to be noticed."""
+_progress_tokens = itertools.count(1)
 
 
 @dataclass(slots=True)
@@ -51,6 +60,26 @@ class _Schedule:
     dirty: bool = True
     due: float = 0.0
     task: asyncio.Task[None] | None = None
+    cancel: threading.Event | None = None
+    """Set to stop the analysis in flight (its worker polls it during the equivalence search)."""
+
+    def cancel_in_flight(self) -> None:
+        if self.cancel is not None:
+            self.cancel.set()
+
+
+class _Comparison:
+    """The worker thread's word that the document is being compared with a reference (its name)."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        self.reference: str | None = None
+        self.known = asyncio.Event()
+        self._loop = loop
+
+    def __call__(self, reference: str) -> None:
+        self.reference = reference
+        with contextlib.suppress(RuntimeError):  # the loop closed: the server is exiting
+            self._loop.call_soon_threadsafe(self.known.set)
 
 
 class DiagnosticsFeature:
@@ -106,6 +135,8 @@ class DiagnosticsFeature:
     def close(self) -> None:
         """After ``shutdown`` nothing new is analysed; threads already running are abandoned."""
         self._closed = True
+        for schedule in self._schedules.values():
+            schedule.cancel_in_flight()
         if self._pool is not None:
             self._pool.shutdown(wait=False, cancel_futures=True)
             self._pool = None
@@ -144,8 +175,10 @@ class DiagnosticsFeature:
         doc = self._store.open.pop(uri, None)
         self._store.snapshots.pop(uri, None)
         schedule = self._schedules.pop(uri, None)
-        if schedule is not None and schedule.task is not None:
-            schedule.task.cancel()
+        if schedule is not None:
+            schedule.cancel_in_flight()
+            if schedule.task is not None:
+                schedule.task.cancel()
         self._server.text_document_publish_diagnostics(
             types.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
         if doc is not None:
@@ -175,6 +208,7 @@ class DiagnosticsFeature:
             delay = self._server.settings.debounce_ms / 1000
         schedule = self._schedules.setdefault(uri, _Schedule())
         schedule.dirty = True
+        schedule.cancel_in_flight()  # its result will be dropped: stop its long check now
         schedule.due = loop.time() + delay
         if schedule.task is None or schedule.task.done():
             schedule.task = loop.create_task(self._pump(uri, schedule), name=f"plansight-analyse {uri}")
@@ -227,8 +261,19 @@ class DiagnosticsFeature:
             if not schedule.dirty or doc is None or self._schedules.get(uri) is not schedule:
                 return
             schedule.dirty = False
-            request = self._request(doc)
-            outcome = await self._run(request)
+            cancel = schedule.cancel = threading.Event()
+            comparison = _Comparison(loop)
+            request = self._request(doc, cancel.is_set, comparison)
+            try:
+                outcome = await self._run_showing_progress(request, comparison)
+            finally:
+                if schedule.cancel is cancel:
+                    schedule.cancel = None
+            if outcome is not None and outcome.interrupted and comparison.reference is not None:
+                self._server.window_log_message(types.LogMessageParams(
+                    type=types.MessageType.Info,
+                    message=f"plansight: stopped comparing {os.path.basename(doc.path)} (version "
+                            f"{request.version}) with {comparison.reference}: a newer edit replaces it"))
             if outcome is None or schedule.dirty:
                 continue  # newer text (or a partner) changed meanwhile: this result is already stale
             current = self._store.open.get(uri)
@@ -238,7 +283,50 @@ class DiagnosticsFeature:
             self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
                 uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
 
-    def _request(self, doc: OpenDocument) -> AnalysisRequest:
+    async def _run_showing_progress(self, request: AnalysisRequest,
+                                    comparison: _Comparison) -> AnalysisOutcome | None:
+        """:meth:`_run`, with a progress notification while a slow comparison with a reference runs."""
+        loop = asyncio.get_running_loop()
+        started = loop.time()
+        analysis = asyncio.ensure_future(self._run(request))
+        known = asyncio.ensure_future(comparison.known.wait())
+        try:
+            await asyncio.wait({analysis, known}, return_when=asyncio.FIRST_COMPLETED)
+            if not analysis.done():
+                await asyncio.wait({analysis}, timeout=max(0.0, started + PROGRESS_AFTER_S - loop.time()))
+            if analysis.done() or comparison.reference is None or not self._client_shows_progress():
+                return await analysis
+            return await self._with_progress(analysis, f"Checking equivalence with {comparison.reference}…")
+        finally:
+            known.cancel()
+            if not analysis.done():
+                analysis.cancel()
+
+    def _client_shows_progress(self) -> bool:
+        window = self._server.client_capabilities.window
+        return bool(window is not None and window.work_done_progress)
+
+    async def _with_progress(self, analysis: asyncio.Future[AnalysisOutcome | None],
+                             title: str) -> AnalysisOutcome | None:
+        progress = self._server.work_done_progress
+        token = f"plansight-equivalence-{next(_progress_tokens)}"
+        try:
+            await progress.create_async(token)
+        except Exception:  # the client refused the token: the analysis goes on without progress
+            logger.info("the client did not accept a progress token for %s", title)
+            return await analysis
+        progress.begin(token, types.WorkDoneProgressBegin(title=title, cancellable=False))
+        outcome: AnalysisOutcome | None = None
+        try:
+            outcome = await analysis
+        finally:
+            stopped = outcome is None or outcome.interrupted
+            progress.end(token, types.WorkDoneProgressEnd(
+                message="cancelled: the file was edited" if stopped else "done"))
+        return outcome
+
+    def _request(self, doc: OpenDocument, cancelled: Callable[[], bool],
+                 comparing: Callable[[str], None]) -> AnalysisRequest:
         server = self._server
         workspace = server.workspace
         return AnalysisRequest(
@@ -250,6 +338,8 @@ class DiagnosticsFeature:
             settings=server.settings,
             encoding=encoding_name(workspace.position_encoding),
             workspace_root=server.workspace_root,
+            cancelled=cancelled,
+            comparing=comparing,
         )
 
     async def _run(self, request: AnalysisRequest) -> AnalysisOutcome | None:

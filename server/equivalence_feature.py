@@ -3,9 +3,10 @@ commands the VS Code extension sends (*Check equivalence*, *Grade folder*).
 
 The verdict itself is computed in the lint path (``analyses/equivalence_lint.py``), so the
 diagnostic on `:goal` / `:init` gets the diagnostics feature's debouncing, coalescing (an edit
-supersedes the running check), worker threads and version guard; the lens asks the same memo, which
-answers at once when the diagnostics run already computed it, and otherwise computes it in a worker
-thread (bounded by ``plansight.equivalence.stateBudget`` / ``timeLimitSeconds``).
+cancels the running check), progress, worker threads and version guard; the lens asks the same memo,
+which answers at once when the diagnostics run already computed it, and otherwise computes it in a
+worker thread (bounded by ``plansight.equivalence.stateBudget`` / ``timeLimitSeconds``, and stopped
+by the next edit).
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
 from ..analyses.spans import Span
 from .analysis import reference_globs_of_settings
-from .context import DocumentContext, build_context, capture_context
-from .plan_feature import _argument as argument_of
+from .command_arguments import argument_of, command_context
+from .context import DocumentContext
 
 if TYPE_CHECKING:
     from ..analyses.equivalence import Budget
@@ -45,7 +46,7 @@ class EquivalenceFeature:
 
         @server.command(CHECK_COMMAND)
         async def check_equivalence(*arguments: Any) -> dict[str, Any]:
-            context = await self._context(arguments)
+            context = await command_context(self._server, arguments, "problem", "a PDDL problem")
             linked = await asyncio.to_thread(self.linked, context)
             if linked is None:
                 return {
@@ -72,7 +73,7 @@ class EquivalenceFeature:
     async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
         if context.kind != "problem" or context.parsed.problem is None:
             return []
-        linked = await asyncio.to_thread(self.linked, context)
+        linked = await asyncio.to_thread(self.linked, context, lambda: self._edited_since(context))
         if linked is None:
             return []
         problem = context.parsed.problem
@@ -89,29 +90,28 @@ class EquivalenceFeature:
             )
         ]
 
-    def linked(self, context: DocumentContext) -> LinkedVerdict | None:
+    def linked(self, context: DocumentContext,
+               cancelled: Callable[[], bool] | None = None) -> LinkedVerdict | None:
+        """None also when ``cancelled()`` stopped the comparison (the lens is asked again after an
+        edit; the diagnostics run has usually memoised the verdict by then)."""
         globs = reference_globs_of_settings(context.settings, self._server.workspace_root)
         from ..analyses.equivalence_lint import linked_verdict  # networkx: only once a problem is open
+        from ..analyses.goal_closure import Interrupted
 
-        return linked_verdict(context.analyzer, context.parsed, globs, self.budget())
+        try:
+            return linked_verdict(context.analyzer, context.parsed, globs, self.budget(), cancelled)
+        except Interrupted:
+            return None
+
+    def _edited_since(self, context: DocumentContext) -> bool:
+        document = self._server.documents.open.get(context.uri)
+        return document is None or document.version != context.version
 
     def budget(self) -> Budget:
         from ..analyses.equivalence_lint import lint_budget
 
         settings = self._server.settings
         return lint_budget(settings.equivalence_state_budget, settings.equivalence_time_limit_s)
-
-    async def _context(self, arguments: Sequence[Any]) -> DocumentContext:
-        uri = argument_of(arguments, "uri")
-        if not isinstance(uri, str):
-            raise ValueError(f'expected arguments [{{"uri": ...}}], got {list(arguments)!r}')
-        request = capture_context(self._server, uri)
-        if request is None:
-            raise ValueError(f"cannot read {uri}")
-        context = await asyncio.to_thread(build_context, request, self._server.diagnostics.parses)
-        if context is None or context.kind != "problem":
-            raise ValueError(f"{uri} is not a PDDL problem")
-        return context
 
     # --- grading ------------------------------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from pygls.protocol import LanguageServerProtocol
 try:
     import orjson
 except ImportError:  # optional: the standard encoder is the fall-back
-    orjson = None
+    orjson = None  # type: ignore[assignment]
 
 logger = logging.getLogger(__name__)
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()

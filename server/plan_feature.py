@@ -43,8 +43,7 @@ from ..analyses.simulate import Simulation, TraceStep, Unparsed, simulate, step_
 from ..analyses.spans import Span
 from ..analyses.word_similarity import SimilarityVersion
 from ..plan_command import PlanJob, plan_json
-from .command_arguments import argument_of as _argument  # the name equivalence_feature imports
-from .command_arguments import command_context
+from .command_arguments import argument_of, command_context
 from .context import DocumentContext
 from .feature_hub import refresh
 
@@ -183,7 +182,7 @@ class PlanFeature:
         @server.command(STATE_COMMAND)
         async def state_at_step(*arguments: Any) -> dict[str, Any] | None:
             context = await command_context(self._server, arguments, "plan", "a plan")
-            line = _argument(arguments, "line")
+            line = argument_of(arguments, "line")
             if not isinstance(line, int) or isinstance(line, bool) or line < 0:
                 raise ValueError(f"{STATE_COMMAND} needs a 0-based line number, got {line!r}")
             return await asyncio.to_thread(self.state_at_line, context, line)

@@ -23,8 +23,9 @@ from lsprotocol import types
 from ..analyses.model import Domain, Plan, Problem
 from ..analyses.plan_metrics import action_text, actions_of
 from ..analyses.spans import Span
+from .command_arguments import argument_of
 from .context import DocumentContext, build_context, capture_context
-from .plan_feature import PlanFeature, _argument, _Memo, _simulate
+from .plan_feature import PlanFeature, _Memo, _simulate
 
 if TYPE_CHECKING:
     from ..analyses.recovery import Budget, Recovery
@@ -66,7 +67,7 @@ class PlanRepairFeature:
 
         @server.command(REPAIR_COMMAND)
         async def repair_plan(*arguments: Any) -> dict[str, Any]:
-            uri = _argument(arguments, "uri")
+            uri = argument_of(arguments, "uri")
             if not isinstance(uri, str):
                 raise ValueError(f'{REPAIR_COMMAND} needs [{{"uri": ...}}], got {list(arguments)!r}')
             return await self.repair(uri)

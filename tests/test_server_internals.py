@@ -198,7 +198,7 @@ def test_a_file_over_the_limit_gets_one_information_diagnostic_instead_of_an_ana
 
 def test_a_crash_inside_the_analysis_becomes_an_internal_error_diagnostic(
         monkeypatch: pytest.MonkeyPatch) -> None:
-    def explode(self: object, path: str, text: str | None = None) -> None:
+    def explode(self: object, path: str, text: str | None = None, **options: object) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(analysis.CachedAnalyzer, "lint", explode)
