@@ -25,8 +25,13 @@ setup-test: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python tests/fetch_corpus.py
 
+# The main job (lint every bundled example), then one example of each other check. Exit code 1 means
+# "the check found problems" (the examples contain deliberate mistakes), so only 2+ fails the demo.
 demo: setup
 	$(BIN)/plansight lint examples/ ; test $$? -le 1
+	$(BIN)/plansight plan examples/llm-mistakes/plan-wrong-order.plan ; test $$? -le 1
+	$(BIN)/plansight grade examples/grading/submissions --reference examples/grading/reference.pddl ; test $$? -le 1
+	$(BIN)/plansight ltl examples/ltl ; test $$? -le 1
 
 test: test-python test-vscode
 
