@@ -1,7 +1,10 @@
-"""Random small problems of the Planetarium domains (and one other) for the equivalence tests.
+"""Random small problems of the Planetarium domains (and two others) for the equivalence tests.
 
 Each generator returns (objects text, init facts, goal facts) from a ``random.Random``; states are
 mostly well formed, sometimes not (to exercise the fall-back from Appendix C's rules to the search).
+Besides a typed gripper (Planetarium's structure with types, which no rule recognises), there is a
+keys-and-rooms domain (tests/fixtures/equivalence/) unlike any of the three: typed, with negative
+preconditions, an inequality, static facts and goals with negative literals (``("not", ...)`` facts).
 """
 
 from __future__ import annotations
@@ -17,11 +20,14 @@ from plansight.analyses.parse_pddl import parse_pddl
 Fact = tuple[str, ...]
 HERE = Path(__file__).resolve().parent
 EXAMPLES = HERE.parent / "examples"
+KEYS_AND_ROOMS = HERE / "fixtures" / "equivalence" / "keys-and-rooms.pddl"
 
 
 def domain_text(kind: str) -> str:
     if kind == "typed-gripper":
         return (EXAMPLES / "gripper" / "domain.pddl").read_text()
+    if kind == "keys-and-rooms":
+        return KEYS_AND_ROOMS.read_text()
     from plansight.analyses.domain_recognition import TEMPLATES
 
     return TEMPLATES[kind]
@@ -43,7 +49,7 @@ class Spec:
     def text(self, name: str = "p") -> str:
         objects = " ".join(f"{o} - {t}" if t else o for o, t in self.objects.items())
         init = " ".join("(" + " ".join(f) + ")" for f in sorted(self.init))
-        goal = " ".join("(" + " ".join(f) + ")" for f in self.goal)
+        goal = " ".join(_literal(f) for f in self.goal)
         domain_name = {"typed-gripper": "gripper"}.get(self.domain, self.domain)
         return (
             f"(define (problem {name}) (:domain {domain_name})\n (:objects {objects})\n"
@@ -65,6 +71,12 @@ class Spec:
             frozenset(move(f) for f in self.init),
             tuple(move(f) for f in self.goal),
         )
+
+
+def _literal(fact: Fact) -> str:
+    if fact[0] == "not":
+        return f"(not {_literal(fact[1:])})"
+    return "(" + " ".join(fact) + ")"
 
 
 # --- states -------------------------------------------------------------------------------------------
@@ -142,6 +154,33 @@ def tile_state(
     return facts
 
 
+def keys_layout(rng: random.Random, rooms: list[str], keys: list[str]) -> set[Fact]:
+    """The static facts: which doors connect (sometimes one way only, sometimes a room to itself, where
+    only the domain's inequality stops the robot locking the room it stands in) and which key opens
+    what."""
+    facts: set[Fact] = {("connected", r, r) for r in rooms if rng.random() < 0.5}
+    for a, b in itertools.combinations(rooms, 2):
+        draw = rng.random()
+        if draw < 0.6:
+            facts.update({("connected", a, b), ("connected", b, a)})
+        elif draw < 0.8:
+            facts.add(("connected", *rng.sample([a, b], 2)))
+    for key in keys:
+        for room in rng.sample(rooms, rng.randint(0, 2)):
+            facts.add(("opens", key, room))
+    return facts
+
+
+def keys_state(rng: random.Random, layout: set[Fact], rooms: list[str], keys: list[str]) -> set[Fact]:
+    facts = set(layout) | {("robot-at", rng.choice(rooms))}
+    facts.update(("locked", r) for r in rooms if rng.random() < 0.4)
+    held = rng.choice(keys) if rng.random() < 0.3 else None
+    if held is not None:
+        facts.update({("holding", held), ("busy",)})
+    facts.update(("key-at", k, rng.choice(rooms)) for k in keys if k != held)
+    return facts
+
+
 # --- problems -----------------------------------------------------------------------------------------
 
 
@@ -162,6 +201,12 @@ def random_spec(rng: random.Random, domain: str) -> tuple[Spec, list[set[Fact]]]
             **{g: "gripper" if typed else "" for g in grippers},
         }
         states = [gripper_state(rng, rooms, balls, grippers, typed) for _ in range(4)]
+    elif domain == "keys-and-rooms":
+        rooms = [f"r{i}" for i in range(rng.randint(2, 3))]
+        keys = [f"k{i}" for i in range(rng.randint(1, 2))]
+        objects = {**{r: "room" for r in rooms}, **{k: "key" for k in keys}}
+        layout = keys_layout(rng, rooms, keys)
+        states = [keys_state(rng, layout, rooms, keys) for _ in range(4)]
     else:
         tiles = [f"t{i}" for i in range(rng.randint(2, 3))]
         robots = ["rob1"] if rng.random() < 0.7 else ["rob1", "rob2"]
@@ -178,6 +223,8 @@ def random_spec(rng: random.Random, domain: str) -> tuple[Spec, list[set[Fact]]]
     if rng.random() < 0.1 and domain != "floor-tile":
         init = init - {rng.choice(sorted(init))}  # an incomplete initial state
     goal = random_goal(rng, states[1], states[2])
+    if domain == "keys-and-rooms" and rng.random() < 0.4:
+        goal = tuple(sorted({*goal, negated(rng, states[1], states[2])}))
     return Spec(domain, objects, frozenset(init), goal), states
 
 
@@ -188,6 +235,12 @@ def random_goal(rng: random.Random, state: set[Fact], other: set[Fact]) -> tuple
     if rng.random() < 0.1:
         goal.add(rng.choice(sorted(other)))  # maybe contradictory
     return tuple(sorted(goal))
+
+
+def negated(rng: random.Random, state: set[Fact], other: set[Fact]) -> Fact:
+    """A negative goal literal: an atom of ``other`` false in ``state`` (or, rarely, true in it)."""
+    pool = sorted(other - state) or sorted(other)
+    return ("not", *rng.choice(pool))
 
 
 def mutate(rng: random.Random, spec: Spec, states: list[set[Fact]]) -> Spec:
@@ -202,6 +255,8 @@ def mutate(rng: random.Random, spec: Spec, states: list[set[Fact]]) -> Spec:
         init = frozenset(states[3])
     elif choice < 0.6:
         goal = list(random_goal(rng, states[2], states[3]))
+    elif choice < 0.7 and spec.domain == "keys-and-rooms":
+        goal.append(negated(rng, states[1], states[2]))
     changed = Spec(spec.domain, spec.objects, init, tuple(sorted(set(goal))))
     names = list(spec.objects)
     same_type = {t: [o for o in names if spec.objects[o] == t] for t in set(spec.objects.values())}

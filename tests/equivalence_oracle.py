@@ -1,9 +1,11 @@
 """An independent, exact, deliberately naive equivalence oracle for the tests.
 
 Written apart from the product: its own STRIPS semantics (ground every action over every tuple of
-objects, apply delete-then-add), its own breadth-first search, and equivalence straight from the
-definition (SPEC §3): try every type-preserving permutation of the objects. Exponential everywhere,
-so only for problems of a handful of objects; slow and obviously right is the point.
+objects of the parameters' types, keep the groundings whose (in)equalities hold, require the positive
+preconditions present and the negative ones absent, apply delete-then-add), its own breadth-first
+search, and equivalence straight from the definition (SPEC §3): try every type-preserving permutation
+of the objects. Exponential everywhere, so only for problems of a handful of objects; slow and
+obviously right is the point.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import itertools
 from collections import deque
 from collections.abc import Iterator
 
-from plansight.analyses.model import And, Atom, Domain, Not, Problem
+from plansight.analyses.model import And, Atom, Domain, Equality, Not, Problem
 
 Fact = tuple[str, ...]
 
@@ -40,8 +42,20 @@ def _is_a(kind: str, wanted: str, parents: dict[str, str]) -> bool:
 
 
 def _literals(formula: object) -> tuple[list[Atom], list[Atom]]:
+    positive, negative, equal, unequal = _conditions(formula)
+    if equal or unequal:
+        raise ValueError("the oracle only knows (in)equalities in preconditions")
+    return positive, negative
+
+
+def _conditions(
+    formula: object,
+) -> tuple[list[Atom], list[Atom], list[Equality], list[Equality]]:
+    """Positive and negative atoms, equalities and inequalities of a conjunction of literals."""
     positive: list[Atom] = []
     negative: list[Atom] = []
+    equal: list[Equality] = []
+    unequal: list[Equality] = []
     stack = [formula] if formula is not None else []
     while stack:
         node = stack.pop()
@@ -49,36 +63,48 @@ def _literals(formula: object) -> tuple[list[Atom], list[Atom]]:
             stack.extend(node.args)
         elif isinstance(node, Not) and isinstance(node.arg, Atom):
             negative.append(node.arg)
+        elif isinstance(node, Not) and isinstance(node.arg, Equality):
+            unequal.append(node.arg)
         elif isinstance(node, Atom):
             positive.append(node)
+        elif isinstance(node, Equality):
+            equal.append(node)
         else:
             raise ValueError(f"the oracle only knows STRIPS literals, not {type(node).__name__}")
-    return positive, negative
+    return positive, negative, equal, unequal
 
 
 def _ground(atom: Atom, binding: dict[str, str]) -> Fact:
     return (atom.predicate.key, *(binding.get(a.key, a.key) for a in atom.args))
 
 
-def ground_actions(
-    domain: Domain, problem: Problem
-) -> list[tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact]]]:
-    """(precondition, add, delete) of every ground action."""
+Ground = tuple[frozenset[Fact], frozenset[Fact], frozenset[Fact], frozenset[Fact]]
+
+
+def _same(equality: Equality, binding: dict[str, str]) -> bool:
+    return binding.get(equality.left.key, equality.left.key) == binding.get(
+        equality.right.key, equality.right.key
+    )
+
+
+def ground_actions(domain: Domain, problem: Problem) -> list[Ground]:
+    """(positive precondition, negative precondition, add, delete) of every ground action."""
     objects = _objects(problem)
     parents = _parents(domain)
     result = []
     for action in domain.actions:
-        pre_pos, pre_neg = _literals(action.precondition)
-        if pre_neg:
-            raise ValueError("negative preconditions are outside the oracle")
+        pre_pos, pre_neg, equal, unequal = _conditions(action.precondition)
         add, delete = _literals(action.effect)
         params = [(p.name.key, _type_of(p.type)) for p in action.parameters]
         pools = [[o for o, t in objects.items() if _is_a(t, wanted, parents)] for _, wanted in params]
         for values in itertools.product(*pools):
             binding = dict(zip((p for p, _ in params), values, strict=True))
+            if not all(_same(e, binding) for e in equal) or any(_same(e, binding) for e in unequal):
+                continue
             result.append(
                 (
                     frozenset(_ground(a, binding) for a in pre_pos),
+                    frozenset(_ground(a, binding) for a in pre_neg),
                     frozenset(_ground(a, binding) for a in add),
                     frozenset(_ground(a, binding) for a in delete),
                 )
@@ -94,8 +120,8 @@ def reachable(domain: Domain, problem: Problem) -> Iterator[frozenset[Fact]]:
     while queue:
         state = queue.popleft()
         yield state
-        for pre, add, delete in actions:
-            if pre <= state:
+        for pre, forbidden, add, delete in actions:
+            if pre <= state and not forbidden & state:
                 after = (state - delete) | add
                 if after not in seen:
                     seen.add(after)
