@@ -9,13 +9,14 @@
 # that only some supported Pythons need (`exceptiongroup; python_version < "3.11"` for cattrs on
 # 3.10) are added afterwards until every supported version (3.10 to 3.14) has what it needs.
 #
-# Four dependencies are not bundled, because they have no pure-Python wheel: up-fast-downward (the
+# Five dependencies are not bundled, because they have no pure-Python wheel: up-fast-downward (the
 # Fast Downward binary: plan repair), unified-planning (its ConfigSpace/numpy stack), nltk (the
-# `regex` extension: WordNet similarity) and rustworkx (the fast graph isomorphism of equivalence
-# checks; networkx, which is bundled, answers the same more slowly). plansight imports them only when
+# `regex` extension: WordNet similarity), rustworkx (the fast graph isomorphism of equivalence
+# checks; networkx, which is bundled, answers the same more slowly) and orjson (fast encoding of
+# large replies; the standard json module is the fallback). plansight imports them only when
 # a feature needs them and says so when they are missing; installing them into the interpreter the
-# extension uses (`python -m pip install up-fast-downward unified-planning nltk rustworkx`) turns
-# those features on, since
+# extension uses (`python -m pip install up-fast-downward unified-planning nltk rustworkx orjson`)
+# turns those features on, since
 # the bundle is put in front of that interpreter's own site-packages, not instead of them. Any other
 # dependency without a pure wheel fails the bundle.
 #
@@ -38,7 +39,7 @@ pure_install() {
     --no-warn-conflicts --target "$libs" --python-version 3.10 --implementation py --abi none \
     --platform any --only-binary=:all: "$@"
 }
-not_bundled=(up-fast-downward unified-planning nltk rustworkx)
+not_bundled=(up-fast-downward unified-planning nltk rustworkx orjson)
 pure_install --no-deps "$wheels"/plansight-*.whl
 mapfile -t requirements < <("$PYTHON" - "$libs" "${not_bundled[@]}" <<'PY'
 import sys
