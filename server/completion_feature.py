@@ -56,7 +56,8 @@ class CompletionFeature:
         self._server.hub.completion.append(complete)
 
 
-def complete(context: DocumentContext, params: types.CompletionParams) -> list[types.CompletionItem]:
+def complete(context: DocumentContext,
+             params: types.CompletionParams) -> list[types.CompletionItem] | types.CompletionList:
     if context.kind not in ("domain", "problem", "plan"):
         return []
     cursor = cursor_context(context.text, context.mapper.offset(params.position))
@@ -67,6 +68,8 @@ def complete(context: DocumentContext, params: types.CompletionParams) -> list[t
         items.plan()
     else:
         items.pddl()
+    if items.capped:
+        return types.CompletionList(is_incomplete=True, items=items.items)
     return items.items
 
 
@@ -78,6 +81,8 @@ class Completer:
         self.cursor = cursor
         self.vocab = vocab
         self.items: list[types.CompletionItem] = []
+        self.capped = False
+        """more items matched than were listed: the client must ask again as the prefix grows"""
         self._range = context.mapper.range(cursor.prefix_span)
 
     def add(self, label: str, kind: types.CompletionItemKind, detail: str | None = None,
@@ -252,6 +257,7 @@ class Completer:
             self._object_item(entry, what)
             shown += 1
             if shown >= MAX_ARGUMENT_ITEMS:
+                self.capped = True
                 return
 
     def _object_item(self, entry: TypedName, what: str) -> None:

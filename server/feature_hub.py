@@ -70,8 +70,18 @@ class FeatureHub:
         @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
             trigger_characters=COMPLETION_TRIGGERS, resolve_provider=False))
         async def completion(params: types.CompletionParams) -> types.CompletionList | None:
-            items = await self._gather(server, self.completion, params.text_document.uri, params)
-            return types.CompletionList(is_incomplete=False, items=items)
+            # A provider may answer with a CompletionList to say its list was capped: the merged list
+            # is then incomplete, so the client asks again as the user types more of the name.
+            answers = await self._gather(server, self.completion, params.text_document.uri, params)
+            items: list[types.CompletionItem] = []
+            incomplete = False
+            for answer in answers:
+                if isinstance(answer, types.CompletionList):
+                    items.extend(answer.items)
+                    incomplete = incomplete or answer.is_incomplete
+                else:
+                    items.append(answer)
+            return types.CompletionList(is_incomplete=incomplete, items=items)
 
         @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
         async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens]:
@@ -98,7 +108,9 @@ class FeatureHub:
         merged: list[Any] = []
         for provider in list(providers):
             answer = await _call(provider, context, params)
-            if answer:
+            if isinstance(answer, types.CompletionList):
+                merged.append(answer)
+            elif answer:
                 merged.extend(answer)
         return merged
 

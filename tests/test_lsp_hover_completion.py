@@ -132,6 +132,26 @@ async def test_completion_in_init_offers_only_objects_of_the_parameter_type(clie
                                      end=types.Position(line=3, character=column + 1))
 
 
+async def test_a_capped_object_list_is_marked_incomplete_so_typing_narrows_it(client: LanguageClient,
+                                                                             project: Path) -> None:
+    crates = " ".join(f"c{i}" for i in range(1500))
+    many = PROBLEM.replace("c1 c2 - crate", f"{crates} - crate")
+    text = many.replace("(empty depot)", "(on |)")
+    offset = text.index("|")
+    text = text.replace("|", "", 1)
+    uri = open_file(client, project / "p1.pddl", text)
+    line = text.count("\n", 0, offset)
+    at = types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+    capped = await client.text_document_completion_async(types.CompletionParams(
+        text_document=text_document(uri), position=at))
+    assert isinstance(capped, types.CompletionList)
+    assert capped.is_incomplete is True
+    assert len(capped.items) == 1000
+    # a longer prefix fits under the cap: the answer is then complete, and has the objects past the cap
+    narrowed = await complete(client, project / "p1.pddl", many.replace("(empty depot)", "(on c149|)"))
+    assert [i.label for i in narrowed] == ["c149", *(f"c149{d}" for d in range(10))]
+
+
 async def test_completion_of_a_predicate_is_a_snippet_with_its_arity(client: LanguageClient,
                                                                      project: Path) -> None:
     items = await complete(client, project / "domain.pddl",
