@@ -11,7 +11,9 @@ apart (``first ms``): it is the one that computes what the server then keeps for
 symbol index, the semantic tokens, the formatting edit), i.e. the cost right after an edit.
 
 Then, for each request type, ``--after-edit`` times: edit the document (append a space), wait for
-that version's diagnostics, and time one request of that type, the first on the new version.
+that version's diagnostics, and time one request of that type, the first on the new version. The
+server's resident memory is read after each of those edits (``/proc``, Linux) to show that keeping
+models out of the garbage collector's reach does not make memory grow with the edits.
 
     python benchmarks/lsp_requests.py [--repeat 30] [--after-edit 5] [--json OUT]
 """
@@ -42,6 +44,17 @@ def _position(text: str, needle: str, shift: int = 0) -> lsp.Position:
     offset = text.index(needle) + shift
     line = text.count("\n", 0, offset)
     return lsp.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+
+
+def _rss_mb(pid: int | None) -> float | None:
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) / 1024
+    except (OSError, ValueError):
+        pass
+    return None
 
 
 def requests(client: LanguageClient, uri: str, text: str) -> dict[str, Callable[[], Awaitable[Any]]]:
@@ -136,6 +149,9 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
     # the parse is there, but nothing else computed for the version: the symbol index, the tokens,
     # the formatting edit are all built by this request). The edit appends a space to the last line.
     last_line, last_column = text.count("\n"), len(text) - (text.rfind("\n") + 1)
+    server = client._server  # the subprocess: its memory is read from /proc
+    pid = server.pid if server is not None else None
+    rss: list[float] = []
     for name, send in requests(client, uri, text).items():
         if "error" in rows[name]:
             continue
@@ -153,6 +169,9 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
             start = time.perf_counter()
             await asyncio.wait_for(send(), 120)
             cold.append((time.perf_counter() - start) * 1000)
+            memory = _rss_mb(pid)
+            if memory is not None:
+                rss.append(memory)
         cold.sort()
         rows[name]["after_edit_p50_ms"] = statistics.median(cold)
         rows[name]["after_edit_max_ms"] = cold[-1]
@@ -161,6 +180,7 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
     await asyncio.sleep(0.2)
     return {"bytes": len(text.encode()), "repeat": repeat, "after_edit_rounds": cold_rounds,
             "target_p95_ms": TARGETS_MS[label],
+            "rss_mb_after_edits": rss,
             "requests": rows}
 
 
@@ -199,6 +219,10 @@ def main() -> int:
             print(f"{name:<26}{row['first_ms']:>10.1f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}"
                   f"{row['max_ms']:>10.1f}  {verdict:<6}{row['after_edit_p50_ms']:>10.1f}"
                   f"{row['after_edit_max_ms']:>10.1f}  {cold}")
+        rss = result["rss_mb_after_edits"]
+        if rss:
+            print(f"server RSS over the {len(rss)} edits: first {rss[0]:.0f} MB, max {max(rss):.0f} MB, "
+                  f"last {rss[-1]:.0f} MB")
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
     return 0

@@ -36,9 +36,11 @@ from lsprotocol import types
 from ..analyses.documents import detect_kind
 from ..analyses.sources import DiskSource, FileSource
 from .analysis import AnalysisOutcome, AnalysisRequest, analyse
+from .context import ContextRequest
 from .convert import encoding_name
 from .documents import DocumentStore, OpenDocument, OverlaySource, ParseCache, path_key, uri_to_path
 from .memory import GcPolicy
+from .symbol_lookup import warm_index
 
 if TYPE_CHECKING:
     from .app import PlansightServer
@@ -368,4 +370,21 @@ class DiagnosticsFeature:
     def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
         """The worker-thread job."""
         with self._gc.analysing(len(request.text)):
-            return analyse(request, self._parses)
+            outcome = analyse(request, self._parses)
+            if outcome.snapshot.parsed is not None and not outcome.interrupted:
+                warm_version(request, self._parses)
+            return outcome
+
+
+def warm_version(request: AnalysisRequest, parses: ParseCache) -> None:
+    """Build what the first request on an analysed version needs (``symbol_lookup.warm_index``).
+
+    In the analysis's worker, before its diagnostics are published: the first hover / references /
+    highlight / rename / semantic-tokens request after an edit then finds the index ready and frozen
+    out of the collector's reach (``memory.py``). Building it after publishing instead made the
+    requests sent right after the diagnostics wait for it all the same, and made it compete for the
+    GIL with the next edit's analysis (1 MB problem: publish p50 376 -> 555 ms); before publishing,
+    it costs the diagnostics the index build alone.
+    """
+    warm_index(ContextRequest(request.uri, request.path, request.version, request.text, request.source,
+                              request.settings, request.encoding, request.workspace_root), parses)

@@ -8,11 +8,16 @@ these objects anyway, so:
 
 * the collector is paused while an analysis runs (the core's counted :func:`gc_paused`, so analyses
   in several threads nest);
-* after a large analysis, everything alive is moved to the permanent generation
-  (:func:`gc.freeze`), so no later collection walks those models again; objects freed by reference
-  counting leave it as usual;
-* what freezing could hide (cyclic garbage among objects that were alive when frozen) is collected
-  once the server has had no analysis for a while, when a pause costs the user nothing.
+* after a large analysis, and again after the symbol index of the published version has been built
+  in the background (``diagnostics_feature``), everything alive is moved to the permanent generation
+  (:func:`gc.freeze`), so no later collection walks those models again — in particular none lands
+  inside the first editor request after an edit; objects freed by reference counting leave it as
+  usual;
+* that is only sound because an analysis leaves no reference cycles behind (models, indexes and the
+  per-analysis analyzer are acyclic; ``tests/test_index_warming.py`` checks it): the memory of
+  each old version is returned as soon as the caches drop it, not at the next idle collection;
+* what freezing could still hide (cyclic garbage among objects that were alive when frozen) is
+  collected once the server has had no analysis for a while, when a pause costs the user nothing.
 """
 
 from __future__ import annotations

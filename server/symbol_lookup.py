@@ -21,9 +21,9 @@ from typing import TYPE_CHECKING, TypeVar
 from ..analyses.association import sniff_header
 from ..analyses.documents import PLAN_SUFFIXES, ParsedDocument
 from ..analyses.symbols import Declaration, Occurrence, SymbolIndex, cached_index
-from .context import DocumentContext, build_context, capture_context
+from .context import ContextRequest, DocumentContext, build_context, capture_context
 from .convert import RangeMapper
-from .documents import is_file_path, path_key
+from .documents import ParseCache, is_file_path, path_key
 
 if TYPE_CHECKING:
     from .app import PlansightServer
@@ -49,6 +49,24 @@ def index_of_document(parsed: ParsedDocument, domain: ParsedDocument | None,
     return cached_index(model, parsed.path,
                         domain=domain_model, domain_path=domain.path if domain is not None else "",
                         problem=problem_model, problem_path=problem.path if problem is not None else "")
+
+
+def warm_index(request: ContextRequest, parses: ParseCache) -> None:
+    """Build a version's line table and symbol index the way a request would, so they are cached.
+
+    The first hover / references / highlight / rename / semantic-tokens request after an edit used
+    to build the index itself (~160 ms for a 1 MB problem) and then pay for the garbage collector
+    walking it. The diagnostics worker calls this right after a version's lint, while the collector
+    is paused and before the analysis's results are frozen (``memory.py``), so the request finds
+    both cached under the same keys (``build_context`` is the request path itself). Best effort:
+    a failure here only means the request builds them.
+    """
+    try:
+        context = build_context(request, parses)
+        if context is not None:
+            index_of(context)
+    except Exception:
+        logger.exception("warming the symbol index of %s failed", request.uri)
 
 
 def occurrence_at(context: DocumentContext, offset: int) -> Occurrence | None:

@@ -4,15 +4,12 @@ navigation, rename): a small warehouse domain with two problems and a plan, on d
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
-
-SERVER = [sys.executable, "-m", "plansight", "serve"]
+from lsp_session import SERVER, session
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 DOMAIN = """\
 ; Crates stacked on pallets.
@@ -81,42 +78,5 @@ def project(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, project: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="shop")],
-    ))
-    yield
-    await lsp_client.shutdown_session()
-
-
-def open_file(client: LanguageClient, path: Path, text: str | None = None) -> str:
-    """Open ``path`` in the editor (with ``text`` as its unsaved contents when given)."""
-    if text is None:
-        text = path.read_text()
-    language = "plan" if path.suffix == ".plan" else "pddl"
-    client.text_document_did_open(types.DidOpenTextDocumentParams(text_document=types.TextDocumentItem(
-        uri=path.as_uri(), language_id=language, version=1, text=text)))
-    return path.as_uri()
-
-
-def position(text: str, needle: str, nth: int = 0, shift: int = 0) -> types.Position:
-    """The position of the ``nth`` ``needle`` in ``text`` (plus ``shift`` characters; ASCII only)."""
-    offset = -1
-    for _ in range(nth + 1):
-        offset = text.index(needle, offset + 1)
-    offset += shift
-    line = text.count("\n", 0, offset)
-    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
-
-
-def span(text: str, needle: str, nth: int = 0, word: str | None = None) -> types.Range:
-    """The range of ``word`` (default: all of it) inside the ``nth`` ``needle``."""
-    shift = needle.index(word) if word is not None else 0
-    start = position(text, needle, nth, shift)
-    length = len(word if word is not None else needle)
-    return types.Range(start=start, end=types.Position(line=start.line, character=start.character + length))
-
-
-def text_document(uri: str) -> types.TextDocumentIdentifier:
-    return types.TextDocumentIdentifier(uri=uri)
+    async with session(lsp_client, project):
+        yield

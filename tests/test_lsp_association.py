@@ -3,18 +3,16 @@ editor's status bar shows, namely which domain/problem a file is checked against
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_session import SERVER, session, write
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 pytestmark = pytest.mark.lsp
-
-SERVER = [sys.executable, "-m", "plansight", "serve"]
 
 DOMAIN = """\
 (define (domain Tiny)
@@ -42,19 +40,8 @@ def project(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def client(lsp_client: LanguageClient, project: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-    ))
-    yield
-    await lsp_client.shutdown_session()
-
-
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
+    async with session(lsp_client, project):
+        yield
 
 
 def open_document(client: LanguageClient, path: Path, language_id: str = "pddl") -> str:

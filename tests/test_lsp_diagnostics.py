@@ -9,23 +9,22 @@ from __future__ import annotations
 
 import asyncio
 import socket
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_session import SERVER, session
 from lsprotocol import types
 from pygls.lsp.client import LanguageClient as PlainClient
 from pygls.protocol import default_converter
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from samples import TINY_DOMAIN
 
 pytestmark = pytest.mark.lsp
 
-SERVER = [sys.executable, "-m", "plansight", "serve"]
 TIMEOUT = 60.0  # generous: CI machines are slow and shared; the assertions on order carry the meaning
 
 
@@ -81,13 +80,8 @@ def project(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_recording_client))
 async def client(lsp_client: RecordingClient, project: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-    ))
-    yield
-    await lsp_client.shutdown_session()
+    async with session(lsp_client, project):
+        yield
 
 
 # --- files ---------------------------------------------------------------------------------------

@@ -5,21 +5,20 @@ buffer and the diagnostic it fixes must disappear from the next publication."""
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import pytest
 import pytest_lsp
+from lsp_session import SERVER, close_session, open_session
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
+from pytest_lsp import ClientServerConfig, LanguageClient
 
 from plansight.analyses.spans import LineIndex, Position
 
 pytestmark = pytest.mark.lsp
 
-SERVER = [sys.executable, "-m", "plansight", "serve"]
 TIMEOUT = 60.0
 
 DOMAIN = """\
@@ -58,11 +57,7 @@ LEGENDS: dict[int, list[str]] = {}
 
 
 async def _start(client: LanguageClient, project: Path, options: dict[str, object] | None) -> None:
-    result = await client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("visual-studio-code"),
-        root_uri=project.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-        initialization_options=options))
+    result = await open_session(client, project, initialization_options=options)
     provider = result.capabilities.semantic_tokens_provider
     LEGENDS[id(client)] = list(provider.legend.token_types) if provider is not None else []
 
@@ -71,14 +66,14 @@ async def _start(client: LanguageClient, project: Path, options: dict[str, objec
 async def client(lsp_client: LanguageClient, project: Path):
     await _start(lsp_client, project, None)
     yield
-    await lsp_client.shutdown_session()
+    await close_session(lsp_client)
 
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER))
 async def hinting_client(lsp_client: LanguageClient, project: Path):
     await _start(lsp_client, project, {"plansight": {"inlayHints": {"objectTypes": True}}})
     yield
-    await lsp_client.shutdown_session()
+    await close_session(lsp_client)
 
 
 class Buffer:

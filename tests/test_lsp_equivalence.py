@@ -11,8 +11,9 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_session import session
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, client_capabilities
+from pytest_lsp import ClientServerConfig
 from test_equivalence_editor import BLOCKS_STUDENT, SLOW_REFERENCE, SLOW_STUDENT, SWITCHES_DOMAIN
 from test_lsp_diagnostics import (
     SERVER,
@@ -45,15 +46,8 @@ def project(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_recording_client))
 async def client(lsp_client: RecordingClient, project: Path):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=project.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
+    async with session(lsp_client, project):
+        yield
 
 
 async def lens_titles(client: RecordingClient, uri: str) -> list[str]:

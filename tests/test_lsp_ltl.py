@@ -8,7 +8,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from lsp_editing import client, open_file, position, project, text_document
+from lsp_editing import client, project
+from lsp_session import open_file, position, text_document
 from lsprotocol import types
 from pytest_lsp import LanguageClient
 

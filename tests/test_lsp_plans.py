@@ -9,13 +9,13 @@ when a user opens one plan of a folder.
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_session import SERVER, session, write
 from lsprotocol import types
 from pygls.protocol import default_converter
 from pytest_lsp import ClientServerConfig, LanguageClient, client_capabilities
@@ -23,7 +23,6 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 
 pytestmark = pytest.mark.lsp
 
-SERVER = [sys.executable, "-m", "plansight", "serve"]
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 DOMAIN = (EXAMPLES / "blocksworld" / "domain.pddl").read_text()
 SIMULATE = "plansight.server.simulatePlan"
@@ -89,25 +88,19 @@ def make_client() -> RefreshingClient:
     return client
 
 
-@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
-async def client(lsp_client: RefreshingClient, project: Path):
+def refreshing_capabilities() -> types.ClientCapabilities:
+    """VS Code's, with inlay hint refreshes: VS Code supports them, pytest-lsp's recorded
+    capabilities predate them."""
     capabilities = client_capabilities("visual-studio-code")
     assert capabilities.workspace is not None
-    # VS Code supports inlay hint refreshes; pytest-lsp's recorded capabilities predate them
     capabilities.workspace.inlay_hint = types.InlayHintWorkspaceClientCapabilities(refresh_support=True)
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=capabilities,
-        root_uri=project.as_uri(),
-        workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-    ))
-    yield
-    await lsp_client.shutdown_session()
+    return capabilities
 
 
-def write(path: Path, text: str) -> Path:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text)
-    return path
+@pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
+async def client(lsp_client: RefreshingClient, project: Path):
+    async with session(lsp_client, project, capabilities=refreshing_capabilities()):
+        yield
 
 
 def open_plan(client: LanguageClient, path: Path) -> str:

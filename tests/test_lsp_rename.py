@@ -6,19 +6,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from lsp_editing import (
-    DOMAIN,
-    LTL_GOAL,
-    OTHER_PROBLEM,
-    PLAN,
-    PROBLEM,
-    client,
-    open_file,
-    position,
-    project,
-    span,
-    text_document,
-)
+from lsp_editing import DOMAIN, LTL_GOAL, OTHER_PROBLEM, PLAN, PROBLEM, client, project
+from lsp_session import open_file, position, span, text_document
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient

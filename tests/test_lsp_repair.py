@@ -11,8 +11,9 @@ from typing import Any, Union
 
 import pytest
 import pytest_lsp
+from lsp_session import session
 from lsprotocol import types
-from pytest_lsp import ClientServerConfig, client_capabilities
+from pytest_lsp import ClientServerConfig
 from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from test_lsp_diagnostics import SERVER, RecordingClient, _record, open_document, replace, version_is
 from test_recovery import hard_problem
@@ -86,15 +87,8 @@ def project(tmp_path: Path) -> Path:
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_client))
 async def client(lsp_client: EditingClient, project: Path):
-    await lsp_client.initialize_session(
-        types.InitializeParams(
-            capabilities=client_capabilities("visual-studio-code"),
-            root_uri=project.as_uri(),
-            workspace_folders=[types.WorkspaceFolder(uri=project.as_uri(), name="test")],
-        )
-    )
-    yield
-    await lsp_client.shutdown_session()
+    async with session(lsp_client, project):
+        yield
 
 
 async def actions_at(client: EditingClient, uri: str, line: int) -> list[types.CodeAction]:

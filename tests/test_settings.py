@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 import pytest_lsp
+from lsp_session import session
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, client_capabilities
 from samples import TINY_DOMAIN
@@ -211,13 +212,9 @@ OPTIONS = {"plansight": {"diagnostics": {"severity": {
 
 @pytest_lsp.fixture(config=ClientServerConfig(server_command=SERVER, client_factory=make_recording_client))
 async def client(lsp_client: RecordingClient, project: Path):
-    await lsp_client.initialize_session(types.InitializeParams(
-        capabilities=client_capabilities("neovim"),  # no workspace/configuration: the options stand
-        root_uri=project.as_uri(),
-        initialization_options=OPTIONS,
-    ))
-    yield
-    await lsp_client.shutdown_session()
+    # neovim's capabilities: no workspace/configuration, so the initialization options stand
+    async with session(lsp_client, project, client_capabilities("neovim"), OPTIONS):
+        yield
 
 
 @pytest.mark.lsp

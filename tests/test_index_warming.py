@@ -1,0 +1,190 @@
+"""The symbol index is built by the diagnostics worker, not by the first request after an edit.
+
+Issue 5: hover, references, highlight, rename and semantic tokens on a 1 MB problem right after an
+edit paid for building the index (~160 ms) and for the garbage collector walking it afterwards. The
+server now builds it after publishing a version's diagnostics (``diagnostics_feature.warm_version``),
+so what a user notices is that the request finds it ready: here, the request path builds nothing and
+gets the very index the worker built. The worker's leftovers must also be freed by reference counting
+alone (the server freezes what survives an analysis out of the collector's reach).
+"""
+
+from __future__ import annotations
+
+import gc
+import threading
+import time
+from collections.abc import Callable, Iterator
+
+import pytest
+
+from plansight.analyses import symbols
+from plansight.analyses.sources import MemorySource
+from plansight.server.analysis import AnalysisRequest, analyse
+from plansight.server.context import ContextRequest, build_context
+from plansight.server.diagnostics_feature import warm_version
+from plansight.server.documents import OverlaySource, ParseCache
+from plansight.server.settings import Settings
+from plansight.server.symbol_lookup import index_of
+
+DOMAIN = """(define (domain bw)
+  (:requirements :strips)
+  (:predicates (on-table ?x) (clear ?x)))
+"""
+PROBLEM = """(define (problem p) (:domain bw)
+  (:objects a b)
+  (:init (on-table a) (clear a) (on-table b))
+  (:goal (clear b)))
+"""
+
+
+def _request(text: str = PROBLEM) -> AnalysisRequest:
+    source = OverlaySource({}, MemorySource({"/w/domain.pddl": DOMAIN, "/w/p.pddl": text}))
+    return AnalysisRequest(uri="file:///w/p.pddl", path="/w/p.pddl", version=3, text=text, source=source,
+                           settings=Settings(), encoding="utf-16", workspace_root="/w")
+
+
+def _as_context_request(request: AnalysisRequest) -> ContextRequest:
+    return ContextRequest(request.uri, request.path, request.version, request.text, request.source,
+                          request.settings, request.encoding, request.workspace_root)
+
+
+@pytest.fixture
+def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
+    """The paths ``symbols.build_index`` is called for, from a clean index cache."""
+    calls: list[str] = []
+    original = symbols.build_index
+
+    def counting(*args: object, **kwargs: object) -> symbols.SymbolIndex:
+        calls.append(str(args[1]) if len(args) > 1 else str(kwargs.get("path", "")))
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(symbols, "build_index", counting)
+    monkeypatch.setattr(symbols, "_cache", type(symbols._cache)())
+    yield calls
+
+
+def test_a_request_after_the_analysis_finds_the_index_the_worker_built(builds: list[str]) -> None:
+    parses = ParseCache()
+    request = _request()
+    analyse(request, parses)
+    warm_version(request, parses)
+    assert builds == ["/w/p.pddl"]
+
+    context = build_context(_as_context_request(request), parses)  # what a hover does
+    assert context is not None and context.domain is not None  # linked to its domain, as the worker did
+    index = index_of(context)
+
+    assert builds == ["/w/p.pddl"]  # nothing built on the request path
+    occurrence = index.at(PROBLEM.index("(on-table a)") + 1)
+    assert occurrence is not None and occurrence.target is not None
+    assert occurrence.target.path == "/w/domain.pddl"  # resolved against the domain
+
+
+def test_an_edited_version_is_warmed_again(builds: list[str]) -> None:
+    parses = ParseCache()
+    for text in (PROBLEM, PROBLEM + " "):
+        request = _request(text)
+        analyse(request, parses)
+        warm_version(request, parses)
+        context = build_context(_as_context_request(request), parses)
+        assert context is not None
+        index_of(context)
+    assert builds == ["/w/p.pddl", "/w/p.pddl"]  # one build per version, none by the requests
+
+
+def _slow_build(delay: float,
+                outcome: Callable[[], None] | None = None) -> Callable[..., symbols.SymbolIndex]:
+    original = symbols.build_index
+
+    def build(*args: object, **kwargs: object) -> symbols.SymbolIndex:
+        time.sleep(delay)
+        if outcome is not None:
+            outcome()
+        return original(*args, **kwargs)  # type: ignore[arg-type]
+    return build
+
+
+def test_a_request_during_the_background_build_waits_for_it_instead_of_building_again(
+        builds: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    parses = ParseCache()
+    parsed = parses.parse("/w/domain.pddl", DOMAIN)
+    monkeypatch.setattr(symbols, "build_index", _slow_build(0.2))  # still counted by ``builds``
+    results: list[symbols.SymbolIndex] = []
+    threads = [threading.Thread(target=lambda: results.append(symbols.cached_index(parsed.model, "/w/d")))
+               for _ in range(3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(builds) == 1
+    assert len(results) == 3 and results[0] is results[1] is results[2]
+
+
+def test_a_failed_build_reaches_the_waiters_and_the_next_request_builds_again(
+        builds: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
+    parses = ParseCache()
+    parsed = parses.parse("/w/domain.pddl", DOMAIN)
+    original = symbols.build_index
+
+    def broken() -> None:
+        raise RuntimeError("index bug")
+
+    monkeypatch.setattr(symbols, "build_index", _slow_build(0.2, broken))
+    errors: list[BaseException] = []
+
+    def ask() -> None:
+        try:
+            symbols.cached_index(parsed.model, "/w/d")
+        except RuntimeError as error:
+            errors.append(error)
+
+    threads = [threading.Thread(target=ask) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert [str(e) for e in errors] == ["index bug", "index bug"]
+
+    monkeypatch.setattr(symbols, "build_index", original)
+    assert symbols.cached_index(parsed.model, "/w/d").declarations  # not stuck on the failed build
+
+
+def test_an_analysis_and_its_warming_leave_no_reference_cycles() -> None:
+    """Frozen survivors are only freed by reference counting until the server is idle: an analysis
+    must not leave cycles behind (the analyzer's associator used to point back at the analyzer,
+    keeping every open buffer's text of that moment alive)."""
+    gc.collect()
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        parses = ParseCache()
+        request = _request()
+        analyse(request, parses)
+        warm_version(request, parses)
+        context = build_context(_as_context_request(request), parses)
+        assert context is not None
+        index_of(context)
+        del context, parses, request
+        symbols._cache.clear()
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()
+
+
+def test_only_the_two_newest_versions_of_a_file_keep_their_index(builds: list[str]) -> None:
+    """Each cached index keeps its model alive (~100 MB for a 1 MB problem): editing one file must
+    not fill the cache with its old versions."""
+    parses = ParseCache()
+    versions = [parses.parse("/w/domain.pddl", DOMAIN + " " * n) for n in range(3)]
+    other = parses.parse("/w/other.pddl", DOMAIN)
+    indexes = [symbols.cached_index(v.model, "/w/domain.pddl") for v in versions]
+    symbols.cached_index(other.model, "/w/other.pddl")
+    assert len(builds) == 4
+
+    assert symbols.cached_index(versions[2].model, "/w/domain.pddl") is indexes[2]
+    assert symbols.cached_index(versions[1].model, "/w/domain.pddl") is indexes[1]
+    symbols.cached_index(other.model, "/w/other.pddl")  # another file's entry is not evicted
+    assert len(builds) == 4
+    symbols.cached_index(versions[0].model, "/w/domain.pddl")  # the oldest was dropped
+    assert len(builds) == 5
