@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from ..analyses.association import Association
 from ..analyses.documents import FileKind, ParsedDocument, detect_kind
 from ..analyses.sources import DiskSource
-from .analysis import CachedAnalyzer, domain_globs_of_settings
+from .analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of_settings
 from .convert import RangeMapper, encoding_name
 from .documents import OverlaySource, ParseCache, is_file_path, uri_to_path
 from .version_cache import VersionCache
@@ -56,18 +56,9 @@ class DocumentContext:
         return self.analyzer.parse(path)
 
 
-@dataclass(frozen=True, slots=True)
-class ContextRequest:
-    """What :func:`build_context` needs, captured on the event loop (it reads the live buffers)."""
-
-    uri: str
-    path: str
-    version: int | None
-    text: str
-    source: OverlaySource
-    settings: Settings
-    encoding: str
-    workspace_root: str | None
+ContextRequest = AnalysisRequest
+"""What :func:`build_context` needs, captured on the event loop (it reads the live buffers): the same
+record an analysis takes, so the diagnostics worker can build a request's context from its own."""
 
 
 def capture_context(server: PlansightServer, uri: str) -> ContextRequest | None:

@@ -36,7 +36,6 @@ from lsprotocol import types
 from ..analyses.documents import detect_kind
 from ..analyses.sources import DiskSource, FileSource
 from .analysis import AnalysisOutcome, AnalysisRequest, analyse
-from .context import ContextRequest
 from .convert import encoding_name
 from .documents import DocumentStore, OpenDocument, OverlaySource, ParseCache, path_key, uri_to_path
 from .memory import GcPolicy
@@ -386,5 +385,4 @@ def warm_version(request: AnalysisRequest, parses: ParseCache) -> None:
     GIL with the next edit's analysis (1 MB problem: publish p50 376 -> 555 ms); before publishing,
     it costs the diagnostics the index build alone.
     """
-    warm_index(ContextRequest(request.uri, request.path, request.version, request.text, request.source,
-                              request.settings, request.encoding, request.workspace_root), parses)
+    warm_index(request, parses)

@@ -44,8 +44,7 @@ def _request(text: str = PROBLEM) -> AnalysisRequest:
 
 
 def _as_context_request(request: AnalysisRequest) -> ContextRequest:
-    return ContextRequest(request.uri, request.path, request.version, request.text, request.source,
-                          request.settings, request.encoding, request.workspace_root)
+    return request  # a context is built from the very record an analysis takes
 
 
 @pytest.fixture
