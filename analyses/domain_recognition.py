@@ -14,8 +14,9 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .model import And, Atom, Domain, Formula, Not
+from .model import Atom, Domain, Formula, Not
 from .parse_pddl import parse_pddl
+from .semantics import conjuncts
 
 _BLOCKSWORLD = """(define (domain blocksworld) (:requirements :strips)
  (:predicates (clear ?x) (on-table ?x) (arm-empty) (holding ?x) (on ?x ?y))
@@ -148,12 +149,7 @@ def _literals(
 ) -> tuple[list[_Literal], list[_Literal]] | None:
     positive: list[_Literal] = []
     negative: list[_Literal] = []
-    stack = [formula] if formula is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, And):
-            stack.extend(node.args)
-            continue
+    for node in conjuncts(formula):
         target = positive
         if isinstance(node, Not) and not positive_only:
             node, target = node.arg, negative

@@ -115,6 +115,7 @@ class Reference:
     domain: Domain
     problem: Problem
     budget: Budget = field(default_factory=Budget)
+    _closure_graphs: dict[bool, SceneGraph] = field(default_factory=dict, init=False, repr=False)
 
     @cached_property
     def errors(self) -> list[str]:
@@ -132,10 +133,6 @@ class Reference:
     def written_graph(self) -> SceneGraph | None:
         return _written_graph(self.task)
 
-    @property
-    def completed(self) -> _Completed:
-        return self.completion()
-
     def completion(self, cancelled: Cancelled | None = None) -> _Completed:
         """The reference's completed goal, computed once; an interrupted search leaves nothing
         behind, so the next comparison starts it again."""
@@ -144,6 +141,19 @@ class Reference:
             found = self.__dict__["_completed"] = _complete(self.domain, self.problem, self.task,
                                                             self.budget, cancelled)
         assert isinstance(found, _Completed)
+        return found
+
+    def closure_graph(self, placeholder: bool) -> SceneGraph:
+        """The graph of the reference's completed goal, built once per mode: every candidate that
+        gets this far is matched against the same graph (grading a folder asks for it many times).
+        Only asked once :meth:`completion` found a closure."""
+        found = self._closure_graphs.get(placeholder)
+        if found is None:
+            closure = self.completion().closure
+            assert closure is not None
+            found = self._closure_graphs[placeholder] = (
+                scene_graph(self.task, closure, GOAL) if placeholder else problem_graph(self.task, closure)
+            )
         return found
 
 
@@ -269,10 +279,8 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool,
             True, True, None, mode, f"Unknown: for the reference, {theirs.reason}.", theirs.method, "goal"
         )
     method = mine.method if mine.method == theirs.method else f"{mine.method}; reference: {theirs.method}"
-    if placeholder:
-        same = isomorphic(scene_graph(task, mine.closure, GOAL), scene_graph(ref, theirs.closure, GOAL))
-    else:
-        same = isomorphic(problem_graph(task, mine.closure), problem_graph(ref, theirs.closure))
+    mine_graph = scene_graph(task, mine.closure, GOAL) if placeholder else problem_graph(task, mine.closure)
+    same = isomorphic(mine_graph, reference.closure_graph(placeholder))
     if same:
         return Verdict(
             True,

@@ -20,7 +20,8 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import And, Atom, Domain, Not, Problem
+from .model import Atom, Domain, Not, Problem
+from .semantics import conjuncts
 from .vocabulary import type_keys
 
 Fact = tuple[str, ...]
@@ -74,12 +75,8 @@ def _goal_literals(problem: Problem) -> tuple[frozenset[Fact] | None, frozenset[
     """The goal's positive and negative atoms, or (None, ...) when it is not a conjunction of literals."""
     positive: set[Fact] = set()
     negative: set[Fact] = set()
-    stack = [problem.goal] if problem.goal is not None else []
-    while stack:
-        node = stack.pop()
-        if isinstance(node, And):
-            stack.extend(node.args)
-        elif isinstance(node, Atom):
+    for node in conjuncts(problem.goal):
+        if isinstance(node, Atom):
             positive.add(_fact(node))
         elif isinstance(node, Not) and isinstance(node.arg, Atom):
             negative.add(_fact(node.arg))
