@@ -16,7 +16,7 @@ from .ltl_scope import LtlScope, VariableRange, ltl_scope
 from .model import Domain, Problem, TypedName
 from .spans import Span
 from .suggest import did_you_mean
-from .vocabulary import OBJECT, type_keys
+from .vocabulary import type_keys
 
 MAX_LISTED = 8
 
@@ -88,7 +88,6 @@ class _Checker:
 
     def _argument(self, atom: LtlAtom, position: int, key: str, shown: str, span: Span,
                   parameter: TypedName | None, bound: Mapping[str, LtlQuantified]) -> None:
-        problem_scope = self.scope.problem
         known = key in self.scope.objects
         if not known:
             if self.problem is None:
@@ -107,12 +106,11 @@ class _Checker:
         vocab = self.scope.vocab
         if parameter is None or vocab is None or not vocab.typing:
             return
-        types = problem_scope.types_of(key) if problem_scope is not None else type_keys(
-            vocab.constants[key].type) if key in vocab.constants else ()
-        if not vocab.fits(types or (OBJECT,), parameter.type):
+        types = self.scope.types_of(key)
+        if not vocab.fits(types, parameter.type):
             self.diagnostics.append(make(
                 "ltl-type-mismatch",
-                f"`{shown}` is of type `{' or '.join(types or (OBJECT,))}`, but argument {position + 1} of "
+                f"`{shown}` is of type `{' or '.join(types)}`, but argument {position + 1} of "
                 f"`{atom.name.display}` is `{_parameter(parameter)}`: this atom can never hold.",
                 span))
 

@@ -48,7 +48,7 @@ class ParsedDocument:
     model: Domain | Problem | Plan | None
     diagnostics: tuple[Diagnostic, ...]
     directives: tuple[Directive, ...]
-    ltl_goal: LtlGoal | None = None
+    ltl: LtlGoal | None = None
     """The formula of an ``.ltl`` file (kept apart from ``model``, which is PDDL's)."""
 
     @property
@@ -62,10 +62,6 @@ class ParsedDocument:
     @property
     def plan(self) -> Plan | None:
         return self.model if isinstance(self.model, Plan) else None
-
-    @property
-    def ltl(self) -> LtlGoal | None:
-        return self.ltl_goal
 
     def directive(self, key: str) -> Directive | None:
         return next((d for d in self.directives if d.key == key), None)

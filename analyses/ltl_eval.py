@@ -33,10 +33,10 @@ from .ltl_model import (
 )
 from .ltl_scope import LtlScope
 from .model import Name
+from .semantics import GroundAtom, State
 
-GroundAtom = tuple[str, ...]
-"""``("on", "a", "b")`` for a state atom, ``("stack", "a", "b")`` for an action: lower-cased keys."""
-Pair = tuple[frozenset[GroundAtom], GroundAtom | None]
+Pair = tuple[State, GroundAtom | None]
+"""A state and the action taken in it (``("stack", "a", "b")``, lower-cased keys like a state atom)."""
 Trajectory = Sequence[Pair]
 Env = Mapping[str, str]
 Ends = tuple[Literal["earliest", "suffix", "bits"], list[int]]
@@ -157,15 +157,9 @@ class _Evaluator:
     def _quantify(node: LtlQuantified, instances: Iterable[int], everything: int) -> int:
         bitsets = list(instances)
         if node.quantifier == "forall":
-            result = everything
-            for bits in bitsets:
-                result &= bits
-            return result
+            return everything & _all(bitsets)
         if node.quantifier == "exists":
-            result = 0
-            for bits in bitsets:
-                result |= bits
-            return result
+            return _any(bitsets)
         return exactly(node.count or 0, bitsets, everything)
 
     # --- on pieces of the trajectory (temporal formulas) ---------------------------------------
@@ -251,15 +245,7 @@ class _Evaluator:
                 out.append(values[(reachable & -reachable).bit_length() - 1] if reachable else never)
             return "suffix", out
         following_bits = self.bits(following)
-        composed = []
-        for row in starts:
-            reachable, union = row & ~(1 << n), 0
-            while reachable:
-                low = reachable & -reachable
-                union |= following_bits[low.bit_length() - 1]
-                reachable ^= low
-            composed.append(union)
-        return "bits", composed
+        return "bits", [_union_at(following_bits, row & ~(1 << n)) for row in starts]
 
     def _combine(self, conjunctive: bool, parts: list[Ends]) -> Ends:
         """All (``conjunctive``) or any of ``parts`` on the same piece."""
@@ -316,12 +302,7 @@ class _Evaluator:
             return [Failure(node, text, "does not hold")]  # pragma: no cover - the caller checked it fails
         reached, done_at = 1 << start, start
         for number, part in enumerate(parts, 1):
-            stage_ends = self.bits(part)
-            following, pending = 0, reached & ~(1 << self.n)
-            while pending:
-                low = pending & -pending
-                following |= stage_ends[low.bit_length() - 1]
-                pending ^= low
+            following = _union_at(self.bits(part), reached & ~(1 << self.n))
             if not following or (number == len(parts) and not following >> self.n & 1):
                 begin = (reached & -reached).bit_length() - 1
                 return self._stage_failed(node, env, text, number, begin, done_at, not following)
@@ -342,6 +323,16 @@ class _Evaluator:
 
 def _after(start: int) -> str:
     return f" after step {start - 1}" if start else ""
+
+
+def _union_at(rows: Sequence[int], starts: int) -> int:
+    """The union of ``rows[k]`` over every bit k set in ``starts``."""
+    union = 0
+    while starts:
+        low = starts & -starts
+        union |= rows[low.bit_length() - 1]
+        starts ^= low
+    return union
 
 
 def _all(values: Iterable[int]) -> int:

@@ -21,7 +21,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import combinations, islice, product
 
-from .ltl_eval import GroundAtom, ground
+from .ltl_eval import ground
 from .ltl_model import (
     LtlAnd,
     LtlAtom,
@@ -34,6 +34,7 @@ from .ltl_model import (
     format_ltl,
 )
 from .ltl_scope import LtlScope
+from .semantics import GroundAtom
 
 MAX_EXPANSIONS = 2000
 

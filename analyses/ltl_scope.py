@@ -58,6 +58,13 @@ class LtlScope:
         declaration = self.predicates.get(name) or self.actions.get(name)
         return declaration.parameters if declaration is not None else None
 
+    def types_of(self, name: str) -> tuple[str, ...]:
+        """The types of an object or constant (``object`` when it has none or is unknown)."""
+        if self.problem is not None:
+            return self.problem.types_of(name) or (OBJECT,)
+        constant = self.vocab.constants.get(name) if self.vocab is not None else None
+        return (type_keys(constant.type) if constant is not None else ()) or (OBJECT,)
+
     def range_of(self, quantifier: LtlQuantified) -> tuple[str, ...]:
         found = self.ranges.get(quantifier)
         return found.objects if found is not None else self.objects
@@ -86,18 +93,17 @@ def ltl_scope(formula: LtlFormula | None, domain: Domain | None, problem: Proble
     )
     if formula is None or vocab is None:
         return base
-    ranges = {q: _range(q, base, vocab, scope) for q in ltl_walk(formula) if isinstance(q, LtlQuantified)}
+    ranges = {q: _range(q, base, vocab) for q in ltl_walk(formula) if isinstance(q, LtlQuantified)}
     return LtlScope(base.objects, base.predicates, base.actions, ranges, vocab, scope)
 
 
-def _range(quantifier: LtlQuantified, base: LtlScope, vocab: Vocabulary,
-           scope: ProblemScope | None) -> VariableRange:
+def _range(quantifier: LtlQuantified, base: LtlScope, vocab: Vocabulary) -> VariableRange:
     uses = tuple(typed_uses(quantifier, base))
     if not uses or not vocab.typing:
         return VariableRange(base.objects)
     objects = tuple(
         o for o in base.objects
-        if all(vocab.fits(_types_of(o, vocab, scope), _ref(use.types)) for use in uses))
+        if all(vocab.fits(base.types_of(o), _ref(use.types)) for use in uses))
     return VariableRange(objects, uses)
 
 
@@ -126,13 +132,6 @@ def typed_uses(quantifier: LtlQuantified, scope: LtlScope) -> list[TypedUse]:
             continue
         stack.extend(ltl_children(node))
     return uses
-
-
-def _types_of(name: str, vocab: Vocabulary, scope: ProblemScope | None) -> tuple[str, ...]:
-    if scope is not None:
-        return scope.types_of(name) or (OBJECT,)
-    constant = vocab.constants.get(name)
-    return (type_keys(constant.type) if constant is not None else ()) or (OBJECT,)
 
 
 def _ref(types: tuple[str, ...]) -> TypeRef:

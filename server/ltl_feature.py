@@ -33,10 +33,10 @@ from ..analyses.ltl_links import follow_link
 from ..analyses.ltl_model import LtlAtom, LtlFormula, LtlQuantified, format_ltl, ltl_walk
 from ..analyses.ltl_report import LtlReport, ltl_report
 from ..analyses.ltl_scope import LtlScope, ltl_scope
-from ..analyses.model import Domain, Problem, TypeRef, name
+from ..analyses.model import Domain, Problem
 from ..analyses.parse_ltl import KEYWORDS
 from ..analyses.spans import Span
-from ..analyses.vocabulary import OBJECT, type_keys
+from ..analyses.vocabulary import type_keys
 from .context import DocumentContext, build_context, capture_context
 
 if TYPE_CHECKING:
@@ -61,12 +61,8 @@ def view_of(context: DocumentContext) -> LtlView | None:
     goal = context.parsed.ltl if context.kind == "ltl" else None
     if goal is None:
         return None
-    domain_doc, problem_doc = context.domain, context.problem
-    if domain_doc is None and problem_doc is None:
-        association = context.analyzer.associate(context.parsed)
-        domain_doc, problem_doc = association.domain, association.problem
-    domain = domain_doc.domain if domain_doc is not None else None
-    problem = problem_doc.problem if problem_doc is not None else None
+    domain = context.domain.domain if context.domain is not None else None
+    problem = context.problem.problem if context.problem is not None else None
     scope = ltl_scope(goal.formula, domain, problem) if domain is not None else LtlScope()
     return LtlView(goal.formula, domain, problem, scope)
 
@@ -171,10 +167,11 @@ def _arguments(view: LtlView, head: str, position: int, before: str,
         items.append(types.CompletionItem(
             label=variable, kind=types.CompletionItemKind.Variable, detail="quantified variable",
             text_edit=types.TextEdit(range=edit_range, new_text=variable), sort_text="0" + variable))
+    vocab = view.scope.vocab
     for obj in view.scope.objects:
-        types_of = _object_types(view, obj)
-        if wanted and view.scope.vocab is not None and view.scope.vocab.typing and not view.scope.vocab.fits(
-                types_of, _ref(wanted)):
+        types_of = view.scope.types_of(obj)
+        if wanted and vocab is not None and vocab.typing and parameter is not None and not vocab.fits(
+                types_of, parameter.type):
             continue
         items.append(types.CompletionItem(
             label=obj, kind=types.CompletionItemKind.Constant, detail=f"object - {' or '.join(types_of)}",
@@ -191,18 +188,6 @@ def _variables_in_scope(before: str) -> list[str]:
         if depth >= 0:
             found.append(match.group(1))
     return list(dict.fromkeys(found))
-
-
-def _object_types(view: LtlView, obj: str) -> tuple[str, ...]:
-    if view.scope.problem is not None:
-        return view.scope.problem.types_of(obj) or (OBJECT,)
-    vocab = view.scope.vocab
-    constant = vocab.constants.get(obj) if vocab is not None else None
-    return (type_keys(constant.type) if constant is not None else ()) or (OBJECT,)
-
-
-def _ref(types_: tuple[str, ...]) -> TypeRef:
-    return TypeRef(tuple(name(t) for t in types_))
 
 
 # --- hover -------------------------------------------------------------------------------------------
@@ -266,7 +251,7 @@ def _object_text(view: LtlView, key: str) -> str | None:
     if key not in view.scope.objects:
         return None
     kind = "constant" if view.scope.vocab is not None and key in view.scope.vocab.constants else "object"
-    return f"**{kind}** `{key}` - {' or '.join(_object_types(view, key))}"
+    return f"**{kind}** `{key}` - {' or '.join(view.scope.types_of(key))}"
 
 
 # --- code lens and the report command ----------------------------------------------------------------
