@@ -12,7 +12,6 @@ from typing import Any
 from .argument_checks import ObjectTable, Signatures, arity_message, fits, mismatch_message, swapped
 from .diagnostics import Diagnostic, Related, Severity, Tag, make
 from .model import Domain, Name, Plan, PlanStep, Problem, atom_text
-from .semantics import World
 from .simulate import RUNTIME_CATEGORIES, simulate, unparsed_lines
 from .spans import Span
 from .suggest import suffix
@@ -115,8 +114,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
     if problem is None or domain is None:
         return []
     steps = unparsed_lines(text, plan, earlier)
-    world = World.build(domain, problem)
-    result = simulate(domain, problem, steps, world=world)
+    result = simulate(domain, problem, steps)
     if result.skipped_reason is not None:
         at = steps[0].span if steps else Span(0, 0)
         return [make("simulation-skipped",

@@ -26,9 +26,10 @@ def simulate_actions(
     return simulate(domain, problem, steps_of(actions), world=world)
 
 
-def validity_checker(domain: Domain, problem: Problem) -> Validity | None:
-    """A `Validity` for this pair, or None when the simulator cannot decide (unsupported constructs)."""
-    world = World.build(domain, problem)
+def validity_checker(domain: Domain, problem: Problem, world: World | None = None) -> Validity | None:
+    """A `Validity` for this pair, or None when the simulator cannot decide (unsupported constructs).
+    ``world`` may be passed to reuse one built for the same pair."""
+    world = world or World.build(domain, problem)
     if world.unsupported:
         return None
 
@@ -57,8 +58,12 @@ def compare(
     reference: Sequence[Action],
     valid: bool | None,
     version: SimilarityVersion = "v1",
+    world: World | None = None,
 ) -> Evaluation:
-    """All plan metrics of `plan` against `reference`; validity from the simulator when it can tell."""
-    is_valid = validity_checker(domain, problem) if domain is not None and problem is not None else None
+    """All plan metrics of `plan` against `reference`; validity from the simulator when it can tell
+    (``world``, when given, is the one already built for this domain and problem)."""
+    is_valid: Validity | None = None
+    if domain is not None and problem is not None:
+        is_valid = validity_checker(domain, problem, world)
     known_valid = bool(valid) if valid is not None else (tuple(plan) == tuple(reference))
     return evaluate(plan, reference, valid=known_valid, is_valid=is_valid, version=version)

@@ -29,7 +29,7 @@ from plansight.analyses.model import Atom, Domain, Problem, name
 from plansight.analyses.plan_comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plan_metrics import Action, action_text, parse_action_text
 from plansight.analyses.printer import print_domain, print_problem
-from plansight.analyses.semantics import GroundAtom
+from plansight.analyses.semantics import GroundAtom, World
 
 log = logging.getLogger(__name__)
 
@@ -251,11 +251,14 @@ def recover(
     reference: Sequence[Action] | None = None,
     budget: Budget = Budget(),
     cancel: threading.Event | None = None,
+    world: World | None = None,
 ) -> Recovery:
     """pi_corr + pi_comp. With a reference plan pi_corr follows the paper: the plan up to the first
     time it reaches the latest reference state it reaches at all; without one it is the executable
-    prefix (the first LEA actions). The planner then solves the problem from the state after pi_corr."""
-    simulation = simulate_actions(domain, problem, plan)
+    prefix (the first LEA actions). The planner then solves the problem from the state after pi_corr.
+    ``world`` may be passed to reuse one built for the same domain and problem."""
+    world = world or World.build(domain, problem)
+    simulation = simulate_actions(domain, problem, plan, world)
     planner = f"fast-downward {OPTIMAL_SEARCH}"
     rule: Literal["reference-state", "executable-prefix"] = (
         "reference-state" if reference else "executable-prefix"
@@ -266,7 +269,7 @@ def recover(
         return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
     states = list(simulation.states())
     if reference:
-        reference_states = list(simulate_actions(domain, problem, reference).states())
+        reference_states = list(simulate_actions(domain, problem, reference, world).states())
         keep = reference_prefix_length(states, reference_states)
     else:
         keep = len(states) - 1

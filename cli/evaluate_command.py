@@ -113,6 +113,7 @@ def _evaluate_one(
     from plansight.analyses.plan_comparison import compare, simulate_actions
     from plansight.analyses.plan_metrics import actions_of, aqm_score
     from plansight.analyses.recovery import Budget, recover
+    from plansight.analyses.semantics import World
 
     row = Row(name)
     if generated is None:
@@ -133,8 +134,10 @@ def _evaluate_one(
     plan = actions_of(document.model)
     row.values["length"] = len(plan)
     valid: bool | None = None
+    world: World | None = None
     if isinstance(domain, Domain) and isinstance(problem, Problem):
-        simulation = simulate_actions(domain, problem, plan)
+        world = World.build(domain, problem)
+        simulation = simulate_actions(domain, problem, plan, world)
         valid = simulation.valid
         row.values.update(
             valid=valid,
@@ -154,7 +157,7 @@ def _evaluate_one(
         else None
     )
     if reference is not None:
-        result = compare(domain, problem, plan, reference, valid, args.similarity)
+        result = compare(domain, problem, plan, reference, valid, args.similarity, world)
         report = result.to_json()
         row.values.update(
             reference_length=len(reference),
@@ -171,7 +174,9 @@ def _evaluate_one(
             similarity_source=result.similarity_source,
         )
     if args.recover and isinstance(domain, Domain) and isinstance(problem, Problem) and valid is not None:
-        recovery = recover(domain, problem, plan, reference, Budget(args.time_limit, args.memory_limit))
+        recovery = recover(
+            domain, problem, plan, reference, Budget(args.time_limit, args.memory_limit), world=world
+        )
         row.values.update(
             recovery_status=recovery.status,
             prefix_length=len(recovery.prefix),

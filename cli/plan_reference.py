@@ -65,7 +65,8 @@ def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
     if reference is None or plan is None:
         return None
     valid = job.simulation.valid if job.simulation is not None else None
-    result = compare(job.domain, job.problem, plan, reference, valid, getattr(args, "similarity", "v1"))
+    result = compare(job.domain, job.problem, plan, reference, valid, getattr(args, "similarity", "v1"),
+                     job.world)
     return {"path": job.reference_plan_path, **result.to_json()}
 
 
@@ -77,7 +78,7 @@ def recovery_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | 
         return None
     reference, _ = reference_actions(job)
     budget = Budget(getattr(args, "time_limit", 30.0), getattr(args, "memory_limit", 2048))
-    return recover(job.domain, job.problem, plan, reference, budget).to_json()
+    return recover(job.domain, job.problem, plan, reference, budget, world=job.world).to_json()
 
 
 def _numbered(out: TextIO, actions: list[str], note: str = "") -> None:

@@ -231,7 +231,7 @@ class PlanFeature:
 
         def compute() -> Evaluation:
             # no potential search (pi1): it simulates thousands of variants, too slow for a lens
-            is_valid = validity_checker(domain, problem)
+            is_valid = validity_checker(domain, problem, simulation.world)
             return evaluate(actions_of(plan), actions_of(reference.plan or Plan()), valid=valid,
                             is_valid=is_valid, version=version, with_potential=False)
 

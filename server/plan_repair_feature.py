@@ -23,8 +23,8 @@ from lsprotocol import types
 from ..analyses.model import Domain, Plan, Problem
 from ..analyses.plan_metrics import action_text, actions_of
 from ..analyses.spans import Span
-from .command_arguments import argument_of
-from .context import DocumentContext, build_context, capture_context
+from .command_arguments import argument_of, command_context
+from .context import DocumentContext
 from .plan_feature import PlanFeature, _Memo, _simulate
 
 if TYPE_CHECKING:
@@ -67,10 +67,9 @@ class PlanRepairFeature:
 
         @server.command(REPAIR_COMMAND)
         async def repair_plan(*arguments: Any) -> dict[str, Any]:
-            uri = argument_of(arguments, "uri")
-            if not isinstance(uri, str):
+            if not isinstance(argument_of(arguments, "uri"), str):
                 raise ValueError(f'{REPAIR_COMMAND} needs [{{"uri": ...}}], got {list(arguments)!r}')
-            return await self.repair(uri)
+            return await self.repair(await command_context(server, arguments, "plan", "a plan"))
 
     # --- the quick fix ------------------------------------------------------------------------------
 
@@ -109,8 +108,7 @@ class PlanRepairFeature:
         from ..analyses.recovery import Budget
 
         settings = self._server.settings
-        return Budget(float(getattr(settings, "planner_time_limit_s", 30.0)),
-                      int(getattr(settings, "planner_memory_limit_mb", 2048)))
+        return Budget(float(settings.planner_time_limit_s), int(settings.planner_memory_limit_mb))
 
     def _current_version(self, uri: str) -> int | None:
         document = self._server.documents.open.get(uri)
@@ -130,14 +128,8 @@ class PlanRepairFeature:
             reference = actions_of(reference_doc.plan)
         return recover(domain, problem, actions_of(plan), reference, self.budget(), cancel)
 
-    async def repair(self, uri: str) -> dict[str, Any]:
-        server = self._server
-        request = capture_context(server, uri)
-        if request is None:
-            raise ValueError(f"cannot read {uri}")
-        context = await asyncio.to_thread(build_context, request, server.diagnostics.parses)
-        if context is None or context.kind != "plan":
-            raise ValueError(f"{uri} is not a plan")
+    async def repair(self, context: DocumentContext) -> dict[str, Any]:
+        server, uri = self._server, context.uri
         if self._models(context) is None:
             return {"status": "skipped", "message": "the plan, its problem or its domain cannot be read"}
         previous = self._jobs.pop(uri, None)
