@@ -9,7 +9,7 @@ and one set intersection per argument; anything unusual falls through to the car
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Container
 
 from .argument_checks import (
     Ancestry,
@@ -46,6 +46,7 @@ from .model import (
     When,
     atom_text,
     children,
+    conjuncts,
     numeric_terms,
     walk,
 )
@@ -90,17 +91,6 @@ def _is_ground(atom: Atom) -> bool:
 def _literal_text(positive: bool, atom: Atom) -> str:
     text = atom_text(atom.predicate.display, [a.display for a in atom.args])
     return text if positive else f"(not {text})"
-
-
-def _conjuncts(goal: Formula) -> Iterable[Formula]:
-    """The conjuncts of a goal, nested ``and``s flattened; anything else is one conjunct."""
-    stack = [goal]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, And):
-            stack.extend(reversed(node.args))
-        else:
-            yield node
 
 
 class _ProblemCheck:
@@ -468,7 +458,7 @@ class _ProblemCheck:
         """Contradictions and statically unreachable atoms among the goal's top-level literals."""
         seen: dict[FactKey, tuple[bool, Formula]] = {}
         static = self.vocab is not None and bool(self.vocab.domain.actions)
-        for node in _conjuncts(goal):
+        for node in conjuncts(goal):
             if isinstance(node, Atom):
                 positive, atom = True, node
             elif isinstance(node, Not) and isinstance(node.arg, Atom):

@@ -14,9 +14,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import cache, lru_cache
 
-from .model import Atom, Domain, Formula, Not
+from .model import Atom, Domain, Formula, Not, conjuncts
 from .parse_pddl import parse_pddl
-from .semantics import conjuncts
 
 _BLOCKSWORLD = """(define (domain blocksworld) (:requirements :strips)
  (:predicates (clear ?x) (on-table ?x) (arm-empty) (holding ?x) (on ?x ?y))

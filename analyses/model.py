@@ -249,6 +249,21 @@ def walk(formula: Formula | None) -> Iterator[Formula]:
         stack.extend(reversed(children(node)))
 
 
+def conjuncts(formula: Formula | None) -> list[Formula]:
+    """The parts of a (nested) top-level conjunction; the formula itself when it is not one."""
+    if formula is None:
+        return []
+    out: list[Formula] = []
+    stack = [formula]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, And):
+            stack.extend(reversed(node.args))
+        else:
+            out.append(node)
+    return out
+
+
 def numeric_terms(expr: NumericExpr) -> Iterator[NumericExpr]:
     stack: list[NumericExpr] = [expr]
     while stack:

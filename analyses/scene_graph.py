@@ -20,8 +20,7 @@ from collections.abc import Hashable, Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from .model import Atom, Domain, Not, Problem
-from .semantics import conjuncts
+from .model import Atom, Domain, Not, Problem, conjuncts
 from .vocabulary import type_keys
 
 Fact = tuple[str, ...]

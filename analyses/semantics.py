@@ -45,6 +45,7 @@ from .model import (
     TimeSpecified,
     TypedName,
     When,
+    conjuncts,
     walk,
 )
 from .vocabulary import Vocabulary, vocabulary
@@ -618,21 +619,6 @@ def _literal_precondition(precondition: Formula | None) -> tuple[
         else:
             return None, ()
     return tuple(literals), tuple(equalities)
-
-
-def conjuncts(formula: Formula | None) -> list[Formula]:
-    """The parts of a (nested) top-level conjunction; the formula itself when it is not one."""
-    if formula is None:
-        return []
-    out: list[Formula] = []
-    stack = [formula]
-    while stack:
-        node = stack.pop()
-        if isinstance(node, And):
-            stack.extend(reversed(node.args))
-        else:
-            out.append(node)
-    return out
 
 
 def _initial_atoms(problem: Problem) -> Iterator[GroundAtom]:
