@@ -9,10 +9,10 @@ fit it, so a correct argument costs one hash lookup.
 
 from __future__ import annotations
 
-from collections.abc import Container, Mapping
+from collections.abc import Container, Mapping, Sequence
 from difflib import get_close_matches
 
-from .model import Action, FunctionDecl, Name, PredicateDecl, Problem, TypedName, TypeRef
+from .model import Action, FunctionDecl, Name, PredicateDecl, Problem, TypedName, TypeRef, atom_text
 from .suggest import suffix
 from .vocabulary import OBJECT, Vocabulary
 
@@ -85,6 +85,17 @@ def swapped(values: list[object], wanted: tuple[Accepted, ...], index: int) -> i
         ):
             return other
     return None
+
+
+def swap_hint(owner: Name, args: Sequence[Name], values: list[object], wanted: tuple[Accepted, ...],
+              index: int) -> str:
+    """The sentence appended to a type mismatch when exchanging two arguments fixes it, else ``""``."""
+    other = swapped(values, wanted, index)
+    if other is None:
+        return ""
+    fixed = [a.display for a in args]
+    fixed[index], fixed[other] = fixed[other], fixed[index]
+    return f" The arguments look swapped: `{atom_text(owner.display, fixed)}`."
 
 
 def count(n: int, noun: str = "argument") -> str:

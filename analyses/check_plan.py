@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .argument_checks import ObjectTable, Signatures, arity_message, fits, mismatch_message, swapped
+from .argument_checks import ObjectTable, Signatures, arity_message, fits, mismatch_message, swap_hint
 from .diagnostics import Diagnostic, Related, Severity, Tag, make
-from .model import Domain, Name, Plan, PlanStep, Problem, atom_text
+from .model import Domain, Name, Plan, PlanStep, Problem
 from .simulate import RUNTIME_CATEGORIES, simulate, unparsed_lines
 from .spans import Span
 from .suggest import suffix
@@ -71,11 +71,7 @@ def check_plan(plan: Plan, problem: Problem | None, domain: Domain | None) -> li
             elif not fits(value, wanted[index]):
                 actual = objects.declared[arg.key].type
                 message = mismatch_message(arg, actual, name, index, parameters[index])
-                other = swapped(values, wanted, index)
-                if other is not None:
-                    fixed = [a.display for a in step.args]
-                    fixed[index], fixed[other] = fixed[other], fixed[index]
-                    message += f" The arguments look swapped: `{atom_text(name.display, fixed)}`."
+                message += swap_hint(name, step.args, values, wanted, index)
                 out.append(make("type-mismatch", message, arg.span))
     return out
 

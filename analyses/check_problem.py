@@ -20,7 +20,7 @@ from .argument_checks import (
     arity_message,
     fits,
     mismatch_message,
-    swapped,
+    swap_hint,
 )
 from .diagnostics import Diagnostic, Related, Tag, make
 from .model import (
@@ -564,11 +564,7 @@ class _ProblemCheck:
             if value is _MISSING or fits(value, wanted[index]):  # type: ignore[arg-type]
                 continue
             message = mismatch_message(arg, self.type_of(arg, scope), owner, index, parameters[index])
-            other = swapped(values, wanted, index)
-            if other is not None:
-                fixed = [a.display for a in args]
-                fixed[index], fixed[other] = fixed[other], fixed[index]
-                message += f" The arguments look swapped: `{atom_text(owner.display, fixed)}`."
+            message += swap_hint(owner, args, values, wanted, index)
             self.report("type-mismatch", message, arg.span)
 
     def check_term(self, term: Name, scope: Scope | None, where: str) -> object:
