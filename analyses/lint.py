@@ -74,7 +74,9 @@ class Analyzer:
         self._cache: OrderedDict[tuple[str, str], ParsedDocument] = OrderedDict()
         self._cache_size = cache_size
         self._lock = threading.Lock()
-        self._associator = Associator(source, self.parse, domain_globs)
+        # Not an Associator kept here: it would hold ``self.parse``, a reference cycle that keeps each
+        # analyzer (and its source: every open buffer's text, in the server) alive until a full collection.
+        self._domain_globs = tuple(domain_globs)
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
         """The parsed document, or None when ``text`` is not given and the file cannot be read."""
@@ -98,12 +100,13 @@ class Analyzer:
     def associate(self, document: ParsedDocument, domain: str | None = None,
                   problem: str | None = None) -> Association:
         """The partners of a problem or plan (an empty association for anything else)."""
+        associator = Associator(self.source, self.parse, self._domain_globs)
         if document.kind == "problem":
-            return self._associator.for_problem(document, domain)
+            return associator.for_problem(document, domain)
         if document.kind == "plan":
-            return self._associator.for_plan(document, domain, problem)
+            return associator.for_plan(document, domain, problem)
         if document.kind == "ltl":
-            return associate_ltl(self._associator, document, domain, problem)
+            return associate_ltl(associator, document, domain, problem)
         return Association()
 
     def lint(self, path: str, text: str | None = None, domain: str | None = None,

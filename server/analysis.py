@@ -11,11 +11,9 @@ import logging
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from functools import partial
 
 from lsprotocol import types
 
-from ..analyses.association import Associator
 from ..analyses.diagnostics import Diagnostic, make
 from ..analyses.documents import ParsedDocument, detect_kind
 from ..analyses.lint import Analyzer
@@ -66,23 +64,13 @@ class CachedAnalyzer(Analyzer):
                  domain_globs: tuple[tuple[str, str], ...]) -> None:
         super().__init__(source, domain_globs, cache_size=0)
         self._shared = cache
-        # The core's associator calls back ``self.parse``: a reference cycle, so each analyzer (and
-        # the overlay it holds: every open buffer's text) would wait for a full collection, and
-        # ``memory.py`` freezes what the diagnostics worker leaves alive. A plain function has no
-        # way back to the analyzer.
-        self._associator = Associator(source, partial(_parse_shared, source, cache), domain_globs)
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
-        return _parse_shared(self.source, self._shared, path, text)
-
-
-def _parse_shared(source: FileSource, cache: ParseCache, path: str,
-                  text: str | None = None) -> ParsedDocument | None:
-    if text is None:
-        text = source.read(path)
         if text is None:
-            return None
-    return cache.parse(path, text)
+            text = self.source.read(path)
+            if text is None:
+                return None
+        return self._shared.parse(path, text)
 
 
 def analyse(request: AnalysisRequest, cache: ParseCache) -> AnalysisOutcome:
