@@ -9,9 +9,11 @@ twice) and linking partners by the same association rules the diagnostics used.
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from ..analyses.association import Association
 from ..analyses.documents import FileKind, ParsedDocument, detect_kind
@@ -26,6 +28,8 @@ if TYPE_CHECKING:
     from .settings import Settings
 
 logger = logging.getLogger(__name__)
+
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,3 +106,19 @@ def build_context(request: ContextRequest, parses: ParseCache) -> DocumentContex
                             lambda: RangeMapper(request.text, request.encoding)),
         settings=request.settings,
         source=request.source, analyzer=analyzer)
+
+
+async def in_context(server: PlansightServer, uri: str, work: Callable[[DocumentContext], _T]) -> _T | None:
+    """Capture on the event loop, then build the context and run ``work`` on it in one worker thread.
+
+    None when the document cannot be read or parsed; an exception of ``work`` or of the build is raised.
+    """
+    request = capture_context(server, uri)
+    if request is None:
+        return None
+
+    def job() -> _T | None:
+        context = build_context(request, server.diagnostics.parses)
+        return None if context is None else work(context)
+
+    return await asyncio.to_thread(job)

@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from .context import DocumentContext, build_context, capture_context
+from .context import DocumentContext, in_context
 
 if TYPE_CHECKING:
     from .app import PlansightServer
@@ -116,11 +116,8 @@ class FeatureHub:
 
 
 async def _context(server: PlansightServer, uri: str) -> DocumentContext | None:
-    request = capture_context(server, uri)
-    if request is None:
-        return None
     try:
-        return await asyncio.to_thread(build_context, request, server.diagnostics.parses)
+        return await in_context(server, uri, lambda context: context)
     except Exception:
         logger.exception("building the context of %s failed", uri)
         return None

@@ -10,14 +10,13 @@ after a format command, or a client that asks twice, does not lay out a 1 MB pro
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..analyses.formatter import TextEdit, format_parsed, format_range, refusal, whole_document_edit
-from .context import DocumentContext, build_context, capture_context
+from .context import DocumentContext, in_context
 from .version_cache import VersionCache
 
 if TYPE_CHECKING:
@@ -35,22 +34,13 @@ class FormattingFeature:
 
         @server.feature(types.TEXT_DOCUMENT_FORMATTING)
         async def formatting(params: types.DocumentFormattingParams) -> list[types.TextEdit] | None:
-            context = await self._context(params.text_document.uri)
-            return None if context is None else await asyncio.to_thread(document_edits, context)
+            return await in_context(server, params.text_document.uri, document_edits)
 
         @server.feature(types.TEXT_DOCUMENT_RANGE_FORMATTING)
         async def range_formatting(
                 params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
-            context = await self._context(params.text_document.uri)
-            if context is None:
-                return None
-            return await asyncio.to_thread(range_edits, context, params.range)
-
-    async def _context(self, uri: str) -> DocumentContext | None:
-        request = capture_context(self._server, uri)
-        if request is None:
-            return None
-        return await asyncio.to_thread(build_context, request, self._server.diagnostics.parses)
+            return await in_context(server, params.text_document.uri,
+                                    lambda context: range_edits(context, params.range))
 
 
 def _settings(context: DocumentContext) -> tuple[int, int]:

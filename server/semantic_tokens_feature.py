@@ -9,14 +9,13 @@ costs nothing but sending it.
 
 from __future__ import annotations
 
-import asyncio
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from ..analyses.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
 from ..analyses.spans import Span
-from .context import DocumentContext, build_context, capture_context
+from .context import DocumentContext, in_context
 from .convert import encoding_name
 from .symbol_lookup import index_of
 from .version_cache import VersionCache
@@ -43,16 +42,8 @@ class SemanticTokensFeature:
             return await self._tokens(params.text_document.uri, params.range)
 
     async def _tokens(self, uri: str, range_: types.Range | None) -> types.SemanticTokens | None:
-        request = capture_context(self._server, uri)
-        if request is None:
-            return None
         encoding = encoding_name(self._server.workspace.position_encoding)
-
-        def job() -> types.SemanticTokens | None:
-            context = build_context(request, self._server.diagnostics.parses)
-            return None if context is None else tokens_of(context, range_, encoding)
-
-        return await asyncio.to_thread(job)
+        return await in_context(self._server, uri, lambda context: tokens_of(context, range_, encoding))
 
 
 _ENCODED: VersionCache[list[int]] = VersionCache()

@@ -11,7 +11,6 @@ rules really link it to the domain (or problem) in question.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import os
 from collections.abc import Callable, Iterator
@@ -21,8 +20,8 @@ from typing import TYPE_CHECKING, TypeVar
 from ..analyses.association import sniff_header
 from ..analyses.documents import PLAN_SUFFIXES, ParsedDocument
 from ..analyses.symbols import Declaration, Occurrence, SymbolIndex, cached_index
-from .context import ContextRequest, DocumentContext, build_context, capture_context
-from .convert import RangeMapper
+from .context import ContextRequest, DocumentContext, build_context, in_context
+from .convert import RangeMapper, encoding_name
 from .documents import ParseCache, is_file_path, path_key
 
 if TYPE_CHECKING:
@@ -213,16 +212,9 @@ async def run_on_context(server: PlansightServer, uri: str,
     None when the document cannot be read, or when ``work`` fails (logged: a bug in one request must
     not take the server down).
     """
-    request = capture_context(server, uri)
-    if request is None:
-        return None
-
-    def job() -> _T | None:
-        context = build_context(request, server.diagnostics.parses)
-        return work(SymbolRequest(context, request.encoding)) if context is not None else None
-
+    encoding = encoding_name(server.workspace.position_encoding)
     try:
-        return await asyncio.to_thread(job)
+        return await in_context(server, uri, lambda context: work(SymbolRequest(context, encoding)))
     except Exception:
         logger.exception("%s on %s failed", getattr(work, "__qualname__", "request"), uri)
         return None
