@@ -102,8 +102,9 @@ def create_server() -> PlansightServer:
     server.diagnostics.register()
     server.association.register()
     # Feature modules add their providers to server.hub here, before the hub installs its handlers.
-    PlanFeature(server).register()
-    PlanRepairFeature(server).register()
+    plans = PlanFeature(server)
+    plans.register()
+    PlanRepairFeature(server, plans).register()
     HoverFeature(server).register()  # after the more specific hovers (plan states): it answers on any name
     NavigationFeature(server).register()
     EquivalenceFeature(server).register()

@@ -165,6 +165,14 @@ class PlanFeature:
         self._computing: set[str] = set()
         """reference plans whose metrics are being computed in the background (event loop only)"""
 
+    def simulation(self, context: DocumentContext, plan: Plan, problem: Problem,
+                   domain: Domain) -> Simulation:
+        """The plan's simulation against its linked problem and domain, once per version of the three
+        texts, shared by every feature that reads it (hints, hover, lens, the repair quick fix)."""
+        assert context.problem is not None and context.domain is not None
+        key = (context.text, context.problem.text, context.domain.text)
+        return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+
     def register(self) -> None:
         server = self._server
         server.hub.inlay_hint.append(self.inlay_hints)
@@ -206,8 +214,7 @@ class PlanFeature:
         if problem is None or domain is None:
             broken = "problem" if problem is None else "domain"
             return PlanView(plan, None, f"the {broken} has errors that stop it from being read")
-        key = (context.text, problem_doc.text, domain_doc.text)
-        simulation = self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+        simulation = self.simulation(context, plan, problem, domain)
         if simulation.skipped_reason is not None:
             return PlanView(plan, simulation, simulation.skipped_reason)
         reference = self._reference(context, plan, simulation, problem_doc, domain_doc)

@@ -25,11 +25,10 @@ from ..analyses.plan_metrics import action_text, actions_of
 from ..analyses.spans import Span
 from .command_arguments import argument_of, command_context
 from .context import DocumentContext
-from .plan_feature import PlanFeature, _Memo, _simulate
+from .plan_feature import PlanFeature
 
 if TYPE_CHECKING:
     from ..analyses.recovery import Budget, Recovery
-    from ..analyses.simulate import Simulation
     from .app import PlansightServer
 
 logger = logging.getLogger(__name__)
@@ -55,10 +54,9 @@ def repaired_text(actions: Sequence[tuple[str, ...]]) -> str:
 
 
 class PlanRepairFeature:
-    def __init__(self, server: PlansightServer) -> None:
+    def __init__(self, server: PlansightServer, plans: PlanFeature) -> None:
         self._server = server
-        self._plans = PlanFeature(server)  # for its reference-plan lookup (directive, then settings)
-        self._simulations: _Memo[tuple[str, str, str], Simulation] = _Memo()
+        self._plans = plans  # its simulations (one per version) and its reference-plan lookup
         self._jobs: dict[str, threading.Event] = {}
 
     def register(self) -> None:
@@ -87,9 +85,7 @@ class PlanRepairFeature:
         if models is None:
             return []
         plan, problem, domain = models
-        assert context.problem is not None and context.domain is not None
-        key = (context.text, context.problem.text, context.domain.text)
-        simulation = self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+        simulation = self._plans.simulation(context, plan, problem, domain)
         if simulation.valid is not False:  # valid, or not simulated: nothing a planner should touch
             return []
         failure = simulation.failure
