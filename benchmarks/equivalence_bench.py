@@ -31,8 +31,8 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from equivalence_generators import Spec, blocks_state, gripper_state, load_domain  # noqa: E402
 
-from plansight.analyses.equivalence import Reference, compare  # noqa: E402
-from plansight.analyses.scene_graph import BACKENDS, ground_task, problem_graph  # noqa: E402
+from plansight.analyses.equivalence.scene_graph import BACKENDS, ground_task, problem_graph  # noqa: E402
+from plansight.analyses.equivalence.verdict import Reference, compare  # noqa: E402
 
 SIZES = (5, 10, 20, 40, 80)
 
@@ -105,7 +105,7 @@ def _quantile(values: list[float], q: float) -> float:
 
 def backends(kind: str, n: int, count: int) -> dict[str, Any]:
     """VF2 alone on the problem graphs (init + completed goal) of equivalent pairs."""
-    from plansight.analyses.equivalence import _complete
+    from plansight.analyses.equivalence.verdict import _complete
 
     rng = random.Random(f"vf2-{kind}-{n}")
     domain = load_domain(kind)

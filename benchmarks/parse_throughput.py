@@ -25,9 +25,9 @@ Reader = Callable[[Pair], object]
 
 
 def plansight_reader() -> Reader:
-    from plansight.analyses.check_domain import check_domain
-    from plansight.analyses.check_problem import check_problem
-    from plansight.analyses.parse_pddl import parse_pddl
+    from plansight.analyses.checks.domain import check_domain
+    from plansight.analyses.checks.problem import check_problem
+    from plansight.analyses.syntax.parse_pddl import parse_pddl
 
     def read(pair: Pair) -> object:
         domain = parse_pddl(pair.domain.read_text(encoding="utf-8")).model

@@ -93,10 +93,10 @@ def measure(workload: Workload, repeat: int) -> dict[str, object]:
     from unified_planning.io import PDDLReader
     from unified_planning.shortcuts import PlanValidator, get_environment
 
-    from plansight.analyses.model import Domain, Problem
-    from plansight.analyses.parse_pddl import parse_pddl
-    from plansight.analyses.parse_plan import parse_plan
-    from plansight.analyses.simulate import simulate
+    from plansight.analyses.model.pddl import Domain, Problem
+    from plansight.analyses.plans.simulate import simulate
+    from plansight.analyses.syntax.parse_pddl import parse_pddl
+    from plansight.analyses.syntax.parse_plan import parse_plan
 
     domain, problem = parse_pddl(workload.domain).model, parse_pddl(workload.problem).model
     assert isinstance(domain, Domain) and isinstance(problem, Problem)

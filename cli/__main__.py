@@ -1,3 +1,3 @@
-from .main import main
+from plansight.main import main
 
 raise SystemExit(main())

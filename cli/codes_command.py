@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from plansight.analyses.diagnostics import CODES
+from plansight.analyses.diagnostics.diagnostic import CODES
 
 
 def add_codes_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]

@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from plansight.analyses.equivalence import Budget, Verdict
-    from plansight.analyses.reference_problem import ReferenceLoad
+    from plansight.analyses.equivalence.reference_problem import ReferenceLoad
+    from plansight.analyses.equivalence.verdict import Budget, Verdict
 
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
@@ -59,7 +59,7 @@ def add_equiv_parser(sub: Any) -> None:
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
-    from plansight.analyses.equivalence import Budget
+    from plansight.analyses.equivalence.verdict import Budget
 
     return Budget(
         states=max(1, args.state_budget),
@@ -70,8 +70,8 @@ def budget_of(args: argparse.Namespace) -> Budget:
 
 def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
     """The prepared reference, or None after printing why (the caller exits 2)."""
-    from plansight.analyses.lint import Analyzer, DiskSource
-    from plansight.analyses.reference_problem import load_reference
+    from plansight.analyses.equivalence.reference_problem import load_reference
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     for flag in ("reference", "domain"):
         value = getattr(args, flag)
@@ -86,7 +86,7 @@ def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
 
 
 def verdict_of_file(loaded: ReferenceLoad, path: str, placeholder: bool) -> Verdict:
-    from plansight.analyses.grading import grade_file
+    from plansight.analyses.equivalence.grading import grade_file
 
     assert loaded.reference is not None
     return grade_file(loaded.reference, path, path, placeholder).verdict

@@ -109,11 +109,11 @@ def _evaluate_one(
     name: str, generated: str | None, truth: str | None, args: argparse.Namespace, analyzer: Any
 ) -> Row:
     """One table row; every failure becomes the row's `error`, never an exception."""
-    from plansight.analyses.model import Domain, Plan, Problem
-    from plansight.analyses.plan_comparison import compare, simulate_actions
-    from plansight.analyses.plan_metrics import actions_of, aqm_score
-    from plansight.analyses.recovery import Budget, recover
-    from plansight.analyses.semantics import World
+    from plansight.analyses.model.pddl import Domain, Plan, Problem
+    from plansight.analyses.plans.comparison import compare, simulate_actions
+    from plansight.analyses.plans.metrics import actions_of, aqm_score
+    from plansight.analyses.plans.recovery import Budget, recover
+    from plansight.analyses.semantics.world import World
 
     row = Row(name)
     if generated is None:
@@ -285,7 +285,7 @@ def _print_text(rows: Sequence[Row], total: dict[str, Any], recovered: bool) -> 
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     for flag, value in (
         ("generated", args.generated),
@@ -305,7 +305,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return 2
     analyzer = Analyzer(DiskSource())
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
-    from .progress import should_show, with_progress
+    from plansight.progress import should_show, with_progress
 
     # every plan may run a potential search and a planner: worth a bar from the first one
     show = should_show(len(jobs), args.format == "text", args.no_progress, threshold=0)

@@ -15,7 +15,7 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
-from plansight.analyses.formatter import DEFAULT_INDENT, DEFAULT_WIDTH, format_document
+from plansight.analyses.editing.formatter import DEFAULT_INDENT, DEFAULT_WIDTH, format_document
 
 
 def add_format_parser(sub: Any) -> None:
@@ -60,7 +60,7 @@ class FileOutcome:
 
 
 def run_format(args: argparse.Namespace) -> int:
-    from plansight.analyses.lint import find_files
+    from plansight.analyses.workspace.lint import find_files
 
     if not 0 <= args.indent <= 16 or args.line_width < 20:
         print("plansight format: error: --indent must be 0-16 and --line-width at least 20", file=sys.stderr)

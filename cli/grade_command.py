@@ -1,6 +1,6 @@
 """``plansight grade SUBMISSIONS --reference R``: an instructor grades a folder of problems at once.
 
-Which files are submissions, and what a row holds, is ``analyses/grading.py`` (the editor's *Grade
+Which files are submissions, and what a row holds, is ``analyses/equivalence/grading.py`` (the editor's *Grade
 folder* command uses it too). Each one is checked for parseable / solvable / equivalent with an
 explanation the student can act on. With ``--jobs N`` the submissions are spread over N processes,
 each preparing the reference once.
@@ -19,12 +19,12 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from .equiv_command import add_reference_options, exit_code, load
-from .progress import should_show, with_progress
+from plansight.equiv_command import add_reference_options, exit_code, load
+from plansight.progress import should_show, with_progress
 
 if TYPE_CHECKING:
-    from plansight.analyses.grading import Graded
-    from plansight.analyses.reference_problem import ReferenceLoad
+    from plansight.analyses.equivalence.grading import Graded
+    from plansight.analyses.equivalence.reference_problem import ReferenceLoad
 
 
 def add_grade_parser(sub: Any) -> None:
@@ -54,7 +54,7 @@ def run_grade(args: argparse.Namespace) -> int:
     loaded = load(args, "grade")
     if loaded is None:
         return 2
-    from plansight.analyses.grading import submissions
+    from plansight.analyses.equivalence.grading import submissions
 
     pairs = submissions(args.submissions, args.reference)
     if not pairs:
@@ -63,7 +63,7 @@ def run_grade(args: argparse.Namespace) -> int:
     graded = grade_all(loaded, pairs, args)
     summary = Counter(g.verdict.outcome for g in graded)
     if args.report:
-        from .grade_report import write_report
+        from plansight.grade_report import write_report
 
         try:
             write_report(args.report, graded, summary, reference=args.reference, placeholder=args.placeholder)
@@ -74,7 +74,7 @@ def run_grade(args: argparse.Namespace) -> int:
             )
             return 2
     if args.format == "json":
-        from .grade_report import report_json
+        from plansight.grade_report import report_json
 
         if hasattr(sys.stdout, "reconfigure"):
             sys.stdout.reconfigure(encoding="utf-8")
@@ -107,7 +107,7 @@ def grade_all(
 
 
 def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool) -> Graded:
-    from plansight.analyses.grading import grade_file
+    from plansight.analyses.equivalence.grading import grade_file
 
     assert loaded.reference is not None
     return grade_file(loaded.reference, pair[0], pair[1], placeholder)
@@ -139,7 +139,7 @@ def _student(graded: Graded) -> str:
 
 
 def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:
-    from plansight.analyses.grading import summary_text
+    from plansight.analyses.equivalence.grading import summary_text
 
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(errors="replace")

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from plansight.analyses.grading import Graded
+    from plansight.analyses.equivalence.grading import Graded
 
 COLUMNS = (
     "student",
@@ -40,7 +40,7 @@ _COLOURS = {
 def report_json(
     graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool
 ) -> dict[str, Any]:
-    from plansight.analyses.grading import OUTCOMES
+    from plansight.analyses.equivalence.grading import OUTCOMES
 
     return {
         "reference": reference,
@@ -74,7 +74,7 @@ def _cell(value: object) -> object:
 
 
 def report_html(graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool) -> str:
-    from plansight.analyses.grading import OUTCOMES
+    from plansight.analyses.equivalence.grading import OUTCOMES
 
     e = html.escape
     mode = "placeholder" if placeholder else "identity"
@@ -121,7 +121,7 @@ def _yes_no(value: bool | None) -> str:
 
 def _chart(summary: Counter[str]) -> str:
     """A horizontal bar per outcome, drawn as inline SVG (no script, no external file)."""
-    from plansight.analyses.grading import OUTCOMES
+    from plansight.analyses.equivalence.grading import OUTCOMES
 
     top = max([summary[o] for o in OUTCOMES] + [1])
     bar_height, label_width, width = 26, 130, 420

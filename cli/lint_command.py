@@ -16,7 +16,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from plansight.analyses.lint import Analyzer, LintResult
+    from plansight.analyses.workspace.lint import Analyzer, LintResult
 
 SEVERITIES = ("error", "warning", "information", "hint")
 
@@ -50,8 +50,8 @@ def add_lint_parser(sub: Any) -> None:
 def run_lint(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
-    from plansight.analyses.lint import Analyzer, DiskSource, find_files
-    from plansight.analyses.severity_overrides import apply_severity_overrides
+    from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource, find_files
 
     if args.debug:
         logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
@@ -113,7 +113,7 @@ def _usage_problems(args: argparse.Namespace) -> list[str]:
 
 
 def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[LintResult]:
-    from .progress import should_show, with_progress
+    from plansight.progress import should_show, with_progress
 
     show = should_show(len(files), args.format == "text", args.no_progress)
     return [_lint_one(analyzer, path, args) for path in with_progress(files, "Linting", show)]
@@ -121,9 +121,9 @@ def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace
 
 def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintResult:
     """Lint one file; a crash outside the analyzer's own guards still only costs this file."""
-    from plansight.analyses.diagnostics import make
-    from plansight.analyses.lint import LintResult
-    from plansight.analyses.spans import Span
+    from plansight.analyses.diagnostics.diagnostic import make
+    from plansight.analyses.diagnostics.spans import Span
+    from plansight.analyses.workspace.lint import LintResult
 
     try:
         return analyzer.lint(path, domain=args.domain, problem=args.problem)
@@ -137,17 +137,17 @@ def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintRe
 def _write_report(results: Sequence[LintResult], args: argparse.Namespace) -> None:
     render: Callable[[Any], None]
     if args.format == "text":
-        from .lint_text import write_text
+        from plansight.lint_text import write_text
 
         def render(stream: Any) -> None:
             write_text(results, stream, concise=args.concise, color=False if args.output else None)
     else:
         if args.format == "json":
-            from .lint_json import lint_json
+            from plansight.lint_json import lint_json
 
             document = lint_json(results)
         else:
-            from .lint_sarif import lint_sarif
+            from plansight.lint_sarif import lint_sarif
 
             document = lint_sarif(results)
 
@@ -172,7 +172,7 @@ def _write_report(results: Sequence[LintResult], args: argparse.Namespace) -> No
 
 
 def _exit_code(results: Sequence[LintResult], fail_on: str) -> int:
-    from plansight.analyses.diagnostics import Severity
+    from plansight.analyses.diagnostics.diagnostic import Severity
 
     failing = {Severity.ERROR} if fail_on == "error" else {Severity.ERROR, Severity.WARNING}
     codes = [d for result in results for d in result.diagnostics]

@@ -9,9 +9,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from plansight.analyses.diagnostics import Severity
-from plansight.analyses.lint import LintResult
-from plansight.analyses.spans import LineIndex, Span
+from plansight.analyses.diagnostics.diagnostic import Severity
+from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.workspace.lint import LintResult
 
 
 def lsp_range(index: LineIndex, span: Span) -> dict[str, dict[str, int]]:

@@ -14,9 +14,9 @@ from typing import Any
 from urllib.parse import quote
 
 from plansight import __version__
-from plansight.analyses.diagnostics import CODES, Severity
-from plansight.analyses.lint import LintResult
-from plansight.analyses.spans import LineIndex, Span
+from plansight.analyses.diagnostics.diagnostic import CODES, Severity
+from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.workspace.lint import LintResult
 
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVELS = {

@@ -13,9 +13,9 @@ from typing import TextIO
 from rich.console import Console
 from rich.text import Text
 
-from plansight.analyses.diagnostics import Diagnostic, Severity
-from plansight.analyses.lint import LintResult
-from plansight.analyses.spans import LineIndex
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
+from plansight.analyses.diagnostics.spans import LineIndex
+from plansight.analyses.workspace.lint import LintResult
 
 STYLES = {
     Severity.ERROR: "bold red",

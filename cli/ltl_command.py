@@ -19,8 +19,8 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from plansight.analyses.lint import Analyzer, LintResult
-    from plansight.analyses.ltl_report import LtlReport
+    from plansight.analyses.ltl.report import LtlReport
+    from plansight.analyses.workspace.lint import Analyzer, LintResult
 
 
 def add_ltl_parser(sub: Any) -> None:
@@ -49,7 +49,7 @@ class LtlOutcome:
 
 
 def run_ltl(args: argparse.Namespace) -> int:
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     problems = [f"no such file or folder: {p}" for p in args.paths if not os.path.exists(p)]
     problems += [f"--{flag} {getattr(args, flag)}: no such file"
@@ -92,8 +92,8 @@ def find_ltl_files(paths: Sequence[str]) -> list[str]:
 
 def judge(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LtlOutcome:
     """Lint the goal, then evaluate it on its plan and score it against its reference."""
-    from plansight.analyses.ltl_links import follow_link
-    from plansight.analyses.ltl_report import LtlReport, ltl_report
+    from plansight.analyses.ltl.report import LtlReport, ltl_report
+    from plansight.analyses.workspace.ltl_links import follow_link
 
     result = analyzer.lint(path, domain=args.domain, problem=args.problem)
     document = analyzer.parse(path)
@@ -119,9 +119,8 @@ def _errors(result: LintResult) -> int:
 
 def outcome_json(outcome: LtlOutcome) -> dict[str, Any]:
     """SPEC.md §2's keys (``path``, ``diagnostics``, ``satisfied``, ``satisfied_at``, ``f1``), then more."""
-    from plansight.analyses.spans import LineIndex
-
-    from .lint_json import lint_json, lsp_range
+    from plansight.analyses.diagnostics.spans import LineIndex
+    from plansight.lint_json import lint_json, lsp_range
 
     index = LineIndex(outcome.lint.text)
     report = outcome.report
@@ -149,9 +148,8 @@ def verdict(report: LtlReport) -> str:
 
 
 def write_report(outcomes: Sequence[LtlOutcome], stream: TextIO) -> None:
-    from plansight.analyses.spans import LineIndex
-
-    from .lint_text import write_text
+    from plansight.analyses.diagnostics.spans import LineIndex
+    from plansight.lint_text import write_text
 
     write_text([o.lint for o in outcomes], stream, color=False)
     for outcome in outcomes:

@@ -7,15 +7,15 @@ import os
 import sys
 from collections.abc import Sequence
 
-from . import __version__
-from .codes_command import add_codes_parser
-from .equiv_command import add_equiv_parser
-from .evaluate_command import add_evaluate_parser
-from .format_command import add_format_parser
-from .grade_command import add_grade_parser
-from .lint_command import add_lint_parser
-from .ltl_command import add_ltl_parser
-from .plan_command import add_plan_parser
+from plansight import __version__
+from plansight.codes_command import add_codes_parser
+from plansight.equiv_command import add_equiv_parser
+from plansight.evaluate_command import add_evaluate_parser
+from plansight.format_command import add_format_parser
+from plansight.grade_command import add_grade_parser
+from plansight.lint_command import add_lint_parser
+from plansight.ltl_command import add_ltl_parser
+from plansight.plan_command import add_plan_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -55,39 +55,39 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     if args.command == "lint":
-        from .lint_command import run_lint
+        from plansight.lint_command import run_lint
 
         return run_lint(args)
     if args.command == "codes":
-        from .codes_command import run_codes
+        from plansight.codes_command import run_codes
 
         return run_codes(args)
     if args.command == "format":
-        from .format_command import run_format
+        from plansight.format_command import run_format
 
         return run_format(args)
     if args.command == "ltl":
-        from .ltl_command import run_ltl
+        from plansight.ltl_command import run_ltl
 
         return run_ltl(args)
     if args.command == "grade":
-        from .grade_command import run_grade
+        from plansight.grade_command import run_grade
 
         return run_grade(args)
     if args.command == "equiv":
-        from .equiv_command import run_equiv
+        from plansight.equiv_command import run_equiv
 
         return run_equiv(args)
     if args.command == "evaluate":
-        from .evaluate_command import run_evaluate
+        from plansight.evaluate_command import run_evaluate
 
         return run_evaluate(args)
     if args.command == "plan":
-        from .plan_command import run_plan
+        from plansight.plan_command import run_plan
 
         return run_plan(args)
     if args.command == "serve":
-        from .server_command import run_serve
+        from plansight.server_command import run_serve
 
         return run_serve(args)
     parser.print_usage(sys.stderr)

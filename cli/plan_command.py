@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from plansight.analyses.documents import ParsedDocument
-    from plansight.analyses.lint import Analyzer
-    from plansight.analyses.model import Domain, PlanStep, Problem
-    from plansight.analyses.semantics import World
-    from plansight.analyses.simulate import Simulation, Unparsed
+    from plansight.analyses.model.pddl import Domain, PlanStep, Problem
+    from plansight.analyses.plans.simulate import Simulation, Unparsed
+    from plansight.analyses.semantics.world import World
+    from plansight.analyses.syntax.documents import ParsedDocument
+    from plansight.analyses.workspace.lint import Analyzer
 
 def add_plan_parser(sub: Any) -> None:
     plan = sub.add_parser(
@@ -43,7 +43,7 @@ def add_plan_parser(sub: Any) -> None:
     plan.add_argument("--format", choices=("text", "json"), default="text",
                       help="report format (default: text)")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    from .plan_reference import add_reference_options
+    from plansight.plan_reference import add_reference_options
 
     add_reference_options(plan)
 
@@ -80,7 +80,7 @@ def run_plan(args: argparse.Namespace) -> int:
             print(f"plansight plan: error: {problem}", file=sys.stderr)
         return 2
 
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     analyzer = Analyzer(DiskSource(memoize=True))
     jobs = _run_all(analyzer, files, args)
@@ -103,8 +103,8 @@ def run_plan(args: argparse.Namespace) -> int:
 
 def plan_files(paths: Sequence[str]) -> list[str]:
     """Plans among the given files and inside the given folders (recursively)."""
-    from plansight.analyses.documents import PLAN_SUFFIXES
-    from plansight.analyses.lint import find_files
+    from plansight.analyses.syntax.documents import PLAN_SUFFIXES
+    from plansight.analyses.workspace.lint import find_files
 
     found = []
     for path in paths:
@@ -116,7 +116,7 @@ def plan_files(paths: Sequence[str]) -> list[str]:
 
 
 def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[PlanJob]:
-    from .progress import should_show, with_progress
+    from plansight.progress import should_show, with_progress
 
     show = should_show(len(files), args.format == "text", args.no_progress)
     return [simulate_file(analyzer, path, args.domain, args.problem, args.reference_plan)
@@ -126,8 +126,8 @@ def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace)
 def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
                   reference_plan: str | None = None) -> PlanJob:
     """Read, link (SPEC §1: flags, directives, conventions) and simulate one plan."""
-    from plansight.analyses.semantics import World
-    from plansight.analyses.simulate import simulate, unparsed_lines
+    from plansight.analyses.plans.simulate import simulate, unparsed_lines
+    from plansight.analyses.semantics.world import World
 
     job = PlanJob(path)
     document = analyzer.parse(path)
@@ -170,7 +170,7 @@ def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] 
     Plan metrics (issue 3, part B) plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
     plan's steps, ``job.world`` the domain and problem.
     """
-    from .plan_reference import reference_report
+    from plansight.plan_reference import reference_report
 
     return reference_report(job, args)
 
@@ -181,7 +181,7 @@ def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
     Plan recovery (issue 3, part B) plugs in here; ``job.simulation.stop_state`` is the state the
     completion starts from, ``job.simulation.lea`` the length of the prefix.
     """
-    from .plan_reference import recovery_report
+    from plansight.plan_reference import recovery_report
 
     return recovery_report(job, args)
 
@@ -189,8 +189,8 @@ def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
 def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
     """One plan's report, exactly the keys of SPEC §2 plus ``skipped_reason``, ``redundant``,
     ``domain``, ``problem`` and ``error``."""
-    from plansight.analyses.semantics import format_atom
-    from plansight.analyses.simulate import step_text
+    from plansight.analyses.plans.simulate import step_text
+    from plansight.analyses.semantics.world import format_atom
 
     sim = job.simulation
     report: dict[str, Any] = {
@@ -232,8 +232,8 @@ def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
 
 def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     """A readable report: the verdict, each step with what it changed, the failure, the goals."""
-    from plansight.analyses.plan_report import effects_line
-    from plansight.analyses.simulate import CATEGORY_WORDS, step_text
+    from plansight.analyses.plans.report import effects_line
+    from plansight.analyses.plans.simulate import CATEGORY_WORDS, step_text
 
     out.write(f"{job.path}\n")
     if job.error is not None:
@@ -275,6 +275,6 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     if goals.unsatisfied:
         where = "where the plan stops" if sim.failure is not None else "at the end"
         out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
-    from .plan_reference import write_reference_text
+    from plansight.plan_reference import write_reference_text
 
     write_reference_text(report, out)

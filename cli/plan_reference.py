@@ -12,9 +12,8 @@ import os
 from typing import TYPE_CHECKING, Any, TextIO
 
 if TYPE_CHECKING:
-    from plansight.analyses.plan_metrics import Action
-
-    from .plan_command import PlanJob
+    from plansight.analyses.plans.metrics import Action
+    from plansight.plan_command import PlanJob
 
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
@@ -29,7 +28,7 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _plan_actions(job: PlanJob) -> list[Action] | None:
-    from plansight.analyses.plan_metrics import actions_of
+    from plansight.analyses.plans.metrics import actions_of
 
     if job.document is None or job.document.plan is None:
         return None
@@ -38,8 +37,8 @@ def _plan_actions(job: PlanJob) -> list[Action] | None:
 
 def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
     """The reference plan's actions, or None and why not."""
-    from plansight.analyses.parse_plan import parse_plan
-    from plansight.analyses.plan_metrics import actions_of
+    from plansight.analyses.plans.metrics import actions_of
+    from plansight.analyses.syntax.parse_plan import parse_plan
 
     path = job.reference_plan_path
     if path is None:
@@ -56,7 +55,7 @@ def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
 
 
 def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    from plansight.analyses.plan_comparison import compare
+    from plansight.analyses.plans.comparison import compare
 
     reference, problem = reference_actions(job)
     plan = _plan_actions(job)
@@ -71,7 +70,7 @@ def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
 
 
 def recovery_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    from plansight.analyses.recovery import Budget, recover
+    from plansight.analyses.plans.recovery import Budget, recover
 
     plan = _plan_actions(job)
     if not getattr(args, "recover", False) or plan is None or job.domain is None or job.problem is None:

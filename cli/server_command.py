@@ -39,7 +39,7 @@ def run_serve(args: argparse.Namespace) -> int:
             print(f"plansight serve: --tcp: {error}", file=sys.stderr)
             return 2
 
-    from .server.app import create_server, log_to_stderr
+    from plansight.server.app import create_server, log_to_stderr
 
     level_name = os.environ.get("PLANSIGHT_LOG_LEVEL", "INFO").upper()
     log_to_stderr(getattr(logging, level_name, logging.INFO))

@@ -14,16 +14,16 @@ from dataclasses import dataclass
 
 from lsprotocol import types
 
-from ..analyses.diagnostics import Diagnostic, make
-from ..analyses.documents import ParsedDocument, detect_kind
-from ..analyses.lint import Analyzer
-from ..analyses.references import find_reference
-from ..analyses.severity_overrides import apply_severity_overrides
-from ..analyses.sources import FileSource
-from ..analyses.spans import Span
-from .convert import to_lsp_diagnostics
-from .documents import DocumentSnapshot, OverlaySource, ParseCache, is_file_path
-from .settings import Settings
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
+from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.syntax.documents import ParsedDocument, detect_kind
+from plansight.analyses.workspace.lint import Analyzer
+from plansight.analyses.workspace.references import find_reference
+from plansight.analyses.workspace.sources import FileSource
+from plansight.server.convert import to_lsp_diagnostics
+from plansight.server.documents import DocumentSnapshot, OverlaySource, ParseCache, is_file_path
+from plansight.server.settings import Settings
 
 logger = logging.getLogger(__name__)
 

@@ -17,29 +17,29 @@ from typing import Any
 from lsprotocol import types
 from pygls.lsp.server import LanguageServer
 
-from .. import __version__
-from .association_feature import AssociationFeature
-from .code_actions_feature import CodeActionsFeature
-from .completion_feature import CompletionFeature
-from .diagnostics_feature import DiagnosticsFeature
-from .documents import DocumentStore, uri_to_path
-from .equivalence_feature import EquivalenceFeature
-from .feature_hub import FeatureHub
-from .folding_feature import FoldingFeature
-from .formatting_feature import FormattingFeature
-from .hover_feature import HoverFeature
-from .json_protocol import FastJsonProtocol
-from .links_feature import LinksFeature
-from .ltl_feature import LtlFeature
-from .navigation_feature import NavigationFeature
-from .object_types_feature import ObjectTypesFeature
-from .plan_feature import PlanFeature
-from .plan_repair_feature import PlanRepairFeature
-from .rename_feature import RenameFeature
-from .semantic_tokens_feature import SemanticTokensFeature
-from .settings import SECTION, Settings, read_settings, section_of
-from .signature_feature import SignatureFeature
-from .symbols_feature import SymbolsFeature
+from plansight import __version__
+from plansight.server.association_feature import AssociationFeature
+from plansight.server.code_actions_feature import CodeActionsFeature
+from plansight.server.completion_feature import CompletionFeature
+from plansight.server.diagnostics_feature import DiagnosticsFeature
+from plansight.server.documents import DocumentStore, uri_to_path
+from plansight.server.equivalence_feature import EquivalenceFeature
+from plansight.server.feature_hub import FeatureHub
+from plansight.server.folding_feature import FoldingFeature
+from plansight.server.formatting_feature import FormattingFeature
+from plansight.server.hover_feature import HoverFeature
+from plansight.server.json_protocol import FastJsonProtocol
+from plansight.server.links_feature import LinksFeature
+from plansight.server.ltl_feature import LtlFeature
+from plansight.server.navigation_feature import NavigationFeature
+from plansight.server.object_types_feature import ObjectTypesFeature
+from plansight.server.plan_feature import PlanFeature
+from plansight.server.plan_repair_feature import PlanRepairFeature
+from plansight.server.rename_feature import RenameFeature
+from plansight.server.semantic_tokens_feature import SemanticTokensFeature
+from plansight.server.settings import SECTION, Settings, read_settings, section_of
+from plansight.server.signature_feature import SignatureFeature
+from plansight.server.symbols_feature import SymbolsFeature
 
 logger = logging.getLogger(__name__)
 

@@ -6,7 +6,7 @@ much as the path: a problem found by convention is relinked with a ``; @domain``
 
 The association is recomputed on request (it is cheap: header sniffing plus parses that are cached)
 in a worker thread, from the latest analysed snapshot's parse when it is still current; the rules
-are the core's (:class:`~plansight.analyses.association.Associator`), so the answer always matches
+are the core's (:class:`~plansight.analyses.workspace.association.Associator`), so the answer always matches
 what the diagnostics were computed against.
 """
 
@@ -16,22 +16,22 @@ import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
-from ..analyses.association import Association, sniff_header
-from ..analyses.documents import FileKind, ParsedDocument, detect_kind
-from ..analyses.references import ReferenceLink, find_reference, find_reference_plan
-from ..analyses.sources import DiskSource
-from .analysis import (
+from plansight.analyses.syntax.documents import FileKind, ParsedDocument, detect_kind
+from plansight.analyses.workspace.association import Association, sniff_header
+from plansight.analyses.workspace.references import ReferenceLink, find_reference, find_reference_plan
+from plansight.analyses.workspace.sources import DiskSource
+from plansight.server.analysis import (
     AnalysisRequest,
     CachedAnalyzer,
     domain_globs_of,
     reference_globs_of_settings,
     reference_plan_globs_of_settings,
 )
-from .convert import encoding_name
-from .documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
+from plansight.server.convert import encoding_name
+from plansight.server.documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 
@@ -40,7 +40,8 @@ ASSOCIATION = "plansight/association"
 AssociationResult = dict[str, Any]
 """``{"kind", "domain": {"path", "name", "how"} | None, "problem": {"path", "how"} | None,
 "reference": {"path", "how"} | None, "referencePlan": {"path", "how"} | None}``: ``reference`` is a
-problem's reference problem, ``referencePlan`` a plan's ground-truth plan (``analyses/references.py``)."""
+problem's reference problem, ``referencePlan`` a plan's ground-truth plan
+(``analyses/workspace/references.py``)."""
 
 
 class AssociationFeature:

@@ -1,6 +1,6 @@
 """Quick fixes and source actions, as a provider on ``server.hub.code_action``.
 
-The fixes are the core's (``analyses/quick_fixes.py``); this module only matches the client's
+The fixes are the core's (``analyses/editing/quick_fixes.py``); this module only matches the client's
 diagnostics to them and turns edits into a ``WorkspaceEdit``. The diagnostics come back from the
 client in ``params.context.diagnostics`` with their code and ``data`` (the same fields the core
 attached), so nothing is re-linted here. A fix may edit another file (declaring a predicate used in
@@ -15,14 +15,14 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analyses.diagnostics import CODES, Diagnostic, make
-from ..analyses.quick_fixes import Fix, fixes_for, problem_from_domain, skeletons
-from .context import DocumentContext
-from .convert import SOURCE, RangeMapper, encoding_name, path_to_uri
-from .symbol_lookup import same_file
+from plansight.analyses.diagnostics.diagnostic import CODES, Diagnostic, make
+from plansight.analyses.editing.quick_fixes import Fix, fixes_for, problem_from_domain, skeletons
+from plansight.server.context import DocumentContext
+from plansight.server.convert import SOURCE, RangeMapper, encoding_name, path_to_uri
+from plansight.server.symbol_lookup import same_file
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class CodeActionsFeature:

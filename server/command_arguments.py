@@ -11,11 +11,11 @@ import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
-from ..analyses.documents import FileKind
-from .context import DocumentContext, build_context, capture_context
+from plansight.analyses.syntax.documents import FileKind
+from plansight.server.context import DocumentContext, build_context, capture_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 def argument_of(arguments: Sequence[Any], key: str) -> Any:

@@ -1,7 +1,7 @@
 """Context-aware completion of names: what may be written at the cursor, and nothing else.
 
 A provider on ``server.hub.completion``. Where the cursor is comes from the open parentheses before
-it (:mod:`~plansight.analyses.cursor_context`), what may go there from the domain's vocabulary and the
+it (:mod:`~plansight.analyses.editing.cursor_context`), what may go there from the domain's vocabulary and the
 problem's objects: requirement keywords inside ``(:requirements``, section keywords at the head of a
 section, predicates as snippets with their arity at the head of an atom, the ``?x`` in scope, and at
 each argument position of an atom or a plan step only the objects and constants of the right type.
@@ -15,18 +15,27 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.cursor_context import CursorContext, cursor_context
-from ..analyses.describe import function_signature
-from ..analyses.domain_references import signature, type_text
-from ..analyses.model import Action, Domain, PredicateDecl, Problem, Quantified, TypedName, TypeRef, walk
-from ..analyses.requirements import KNOWN
-from ..analyses.spans import Span
-from ..analyses.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
-from .context import DocumentContext
-from .symbol_lookup import index_of
+from plansight.analyses.checks.domain_references import signature, type_text
+from plansight.analyses.checks.requirements import KNOWN
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.cursor_context import CursorContext, cursor_context
+from plansight.analyses.editing.describe import function_signature
+from plansight.analyses.model.pddl import (
+    Action,
+    Domain,
+    PredicateDecl,
+    Problem,
+    Quantified,
+    TypedName,
+    TypeRef,
+    walk,
+)
+from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
+from plansight.server.context import DocumentContext
+from plansight.server.symbol_lookup import index_of
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":action",
                    ":durative-action", ":derived", ":constraints")

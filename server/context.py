@@ -15,17 +15,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from ..analyses.association import Association
-from ..analyses.documents import FileKind, ParsedDocument, detect_kind
-from ..analyses.sources import DiskSource
-from .analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of_settings
-from .convert import RangeMapper, encoding_name
-from .documents import OverlaySource, ParseCache, is_file_path, uri_to_path
-from .version_cache import VersionCache
+from plansight.analyses.syntax.documents import FileKind, ParsedDocument, detect_kind
+from plansight.analyses.workspace.association import Association
+from plansight.analyses.workspace.sources import DiskSource
+from plansight.server.analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of_settings
+from plansight.server.convert import RangeMapper, encoding_name
+from plansight.server.documents import OverlaySource, ParseCache, is_file_path, uri_to_path
+from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
-    from .settings import Settings
+    from plansight.server.app import PlansightServer
+    from plansight.server.settings import Settings
 
 logger = logging.getLogger(__name__)
 

@@ -16,9 +16,9 @@ from pathlib import Path
 from lsprotocol import types
 from pygls.uris import from_fs_path
 
-from ..analyses.diagnostics import Diagnostic, Severity, Tag
-from ..analyses.spans import LineIndex, Span
-from ..analyses.spans import Position as SpanPosition
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, Tag
+from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.diagnostics.spans import Position as SpanPosition
 
 SOURCE = "plansight"
 

@@ -33,16 +33,23 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.documents import detect_kind
-from ..analyses.sources import DiskSource, FileSource
-from .analysis import AnalysisOutcome, AnalysisRequest, analyse
-from .convert import encoding_name
-from .documents import DocumentStore, OpenDocument, OverlaySource, ParseCache, path_key, uri_to_path
-from .memory import GcPolicy
-from .symbol_lookup import warm_index
+from plansight.analyses.syntax.documents import detect_kind
+from plansight.analyses.workspace.sources import DiskSource, FileSource
+from plansight.server.analysis import AnalysisOutcome, AnalysisRequest, analyse
+from plansight.server.convert import encoding_name
+from plansight.server.documents import (
+    DocumentStore,
+    OpenDocument,
+    OverlaySource,
+    ParseCache,
+    path_key,
+    uri_to_path,
+)
+from plansight.server.memory import GcPolicy
+from plansight.server.symbol_lookup import warm_index
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 

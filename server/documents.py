@@ -24,9 +24,9 @@ from types import MappingProxyType
 
 from pygls.uris import to_fs_path
 
-from ..analyses.diagnostics import Diagnostic
-from ..analyses.documents import FileKind, ParsedDocument, parse_document
-from ..analyses.sources import ExplainsFailures, FileSource
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
+from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
 
 def path_key(path: str) -> str:

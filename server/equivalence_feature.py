@@ -1,7 +1,7 @@
 """Equivalence with a reference problem in the editor: a code lens on the problem's header, and the
 commands the VS Code extension sends (*Check equivalence*, *Grade folder*).
 
-The verdict itself is computed in the lint path (``analyses/equivalence_lint.py``), so the
+The verdict itself is computed in the lint path (``analyses/workspace/equivalence_lint.py``), so the
 diagnostic on `:goal` / `:init` gets the diagnostics feature's debouncing, coalescing (an edit
 cancels the running check), progress, worker threads and version guard; the lens asks the same memo,
 which answers at once when the diagnostics run already computed it, and otherwise computes it in a
@@ -19,15 +19,15 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analyses.spans import Span
-from .analysis import reference_globs_of_settings
-from .command_arguments import argument_of, command_context
-from .context import DocumentContext
+from plansight.analyses.diagnostics.spans import Span
+from plansight.server.analysis import reference_globs_of_settings
+from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.context import DocumentContext
 
 if TYPE_CHECKING:
-    from ..analyses.equivalence import Budget
-    from ..analyses.equivalence_lint import LinkedVerdict
-    from .app import PlansightServer
+    from plansight.analyses.equivalence.verdict import Budget
+    from plansight.analyses.workspace.equivalence_lint import LinkedVerdict
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 
@@ -95,8 +95,10 @@ class EquivalenceFeature:
         """None also when ``cancelled()`` stopped the comparison (the lens is asked again after an
         edit; the diagnostics run has usually memoised the verdict by then)."""
         globs = reference_globs_of_settings(context.settings, self._server.workspace_root)
-        from ..analyses.equivalence_lint import linked_verdict  # networkx: only once a problem is open
-        from ..analyses.goal_closure import Interrupted
+        from plansight.analyses.equivalence.goal_closure import Interrupted
+        from plansight.analyses.workspace.equivalence_lint import (
+            linked_verdict,  # networkx: only once a problem is open
+        )
 
         try:
             return linked_verdict(context.analyzer, context.parsed, globs, self.budget(), cancelled)
@@ -108,7 +110,7 @@ class EquivalenceFeature:
         return document is None or document.version != context.version
 
     def budget(self) -> Budget:
-        from ..analyses.equivalence_lint import lint_budget
+        from plansight.analyses.workspace.equivalence_lint import lint_budget
 
         settings = self._server.settings
         return lint_budget(settings.equivalence_state_budget, settings.equivalence_time_limit_s)
@@ -116,10 +118,10 @@ class EquivalenceFeature:
     # --- grading ------------------------------------------------------------------------------------
 
     def grade(self, folder: str, reference_path: str, report: str) -> dict[str, Any]:
-        from ..analyses.grading import grade_file, submissions, summary_text
-        from ..analyses.lint import Analyzer, DiskSource
-        from ..analyses.reference_problem import load_reference
-        from ..grade_report import write_report
+        from plansight.analyses.equivalence.grading import grade_file, submissions, summary_text
+        from plansight.analyses.equivalence.reference_problem import load_reference
+        from plansight.analyses.workspace.lint import Analyzer, DiskSource
+        from plansight.grade_report import write_report
 
         loaded = load_reference(Analyzer(DiskSource()), reference_path, None, self.budget())
         if loaded.reference is None:

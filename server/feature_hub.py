@@ -27,10 +27,10 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from .context import DocumentContext, in_context
+from plansight.server.context import DocumentContext, in_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 

@@ -1,5 +1,5 @@
 """``textDocument/foldingRange``: every section, action and action part, and comment blocks
-(``analyses/folding.py``; works on broken files too)."""
+(``analyses/editing/folding.py``; works on broken files too)."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.folding import folding_ranges
-from .documents import uri_to_path
+from plansight.analyses.editing.folding import folding_ranges
+from plansight.server.documents import uri_to_path
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 _KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
 

@@ -1,6 +1,6 @@
 """``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edit.
 
-The layout is the core's (``analyses/formatter.py``), the same ``plansight format`` prints. The
+The layout is the core's (``analyses/editing/formatter.py``), the same ``plansight format`` prints. The
 answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
 keeps the cursor, the selection and the folds outside the change. A document with syntax errors gets
 no edit; the reason goes to the log, since formatting it could lose what the user wrote. The
@@ -15,12 +15,18 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.formatter import TextEdit, format_parsed, format_range, refusal, whole_document_edit
-from .context import DocumentContext, in_context
-from .version_cache import VersionCache
+from plansight.analyses.editing.formatter import (
+    TextEdit,
+    format_parsed,
+    format_range,
+    refusal,
+    whole_document_edit,
+)
+from plansight.server.context import DocumentContext, in_context
+from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 

@@ -12,7 +12,8 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.describe import (
+from plansight.analyses.checks.domain_references import signature, type_text
+from plansight.analyses.editing.describe import (
     action_schema,
     declaration_comment,
     function_signature,
@@ -20,16 +21,23 @@ from ..analyses.describe import (
     subtypes_of,
     type_chain,
 )
-from ..analyses.documents import ParsedDocument
-from ..analyses.domain_references import signature, type_text
-from ..analyses.model import Domain, FunctionDecl, PredicateDecl, Problem, Quantified, TypedName, walk
-from ..analyses.symbols import Declaration, Occurrence
-from ..analyses.vocabulary import Vocabulary, vocabulary
-from .context import DocumentContext
-from .symbol_lookup import occurrence_at, same_file
+from plansight.analyses.editing.symbols import Declaration, Occurrence
+from plansight.analyses.model.pddl import (
+    Domain,
+    FunctionDecl,
+    PredicateDecl,
+    Problem,
+    Quantified,
+    TypedName,
+    walk,
+)
+from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
+from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.server.context import DocumentContext
+from plansight.server.symbol_lookup import occurrence_at, same_file
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class HoverFeature:

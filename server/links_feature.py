@@ -8,14 +8,14 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.association import resolve_link
-from ..analyses.spans import Span
-from .convert import path_to_uri
-from .documents import is_file_path
-from .symbol_lookup import SymbolRequest, run_on_context
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.workspace.association import resolve_link
+from plansight.server.convert import path_to_uri
+from plansight.server.documents import is_file_path
+from plansight.server.symbol_lookup import SymbolRequest, run_on_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class LinksFeature:

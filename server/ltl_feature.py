@@ -9,7 +9,7 @@ Providers on ``server.hub`` that answer for ``.ltl`` documents only:
   the object's type or the variable's range;
 * **code lenses**: ``satisfied at step k`` / ``not satisfied: <failed sub-formula>`` when a plan is
   linked (``; @plan``), ``F1 0.83 vs reference`` when a reference formula is (``; @reference``).
-  Both come from the same core as ``plansight ltl`` (:func:`~plansight.analyses.ltl_report.ltl_report`);
+  Both come from the same core as ``plansight ltl`` (:func:`~plansight.analyses.ltl.report.ltl_report`);
 * the command ``plansight.server.ltlReport`` returns ``plansight ltl --format json``'s document.
 
 Diagnostics need nothing here: ``.ltl`` files are linted by the core like any other file.
@@ -26,21 +26,21 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analyses.describe import action_schema
-from ..analyses.documents import ParsedDocument
-from ..analyses.domain_references import signature
-from ..analyses.ltl_links import follow_link
-from ..analyses.ltl_model import LtlAtom, LtlFormula, LtlQuantified, format_ltl, ltl_walk
-from ..analyses.ltl_report import LtlReport, ltl_report
-from ..analyses.ltl_scope import LtlScope, ltl_scope
-from ..analyses.model import Domain, Problem
-from ..analyses.parse_ltl import KEYWORDS
-from ..analyses.spans import Span
-from ..analyses.vocabulary import type_keys
-from .context import DocumentContext, build_context, capture_context
+from plansight.analyses.checks.domain_references import signature
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.describe import action_schema
+from plansight.analyses.ltl.report import LtlReport, ltl_report
+from plansight.analyses.ltl.scope import LtlScope, ltl_scope
+from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlQuantified, format_ltl, ltl_walk
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.model.vocabulary import type_keys
+from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.parse_ltl import KEYWORDS
+from plansight.analyses.workspace.ltl_links import follow_link
+from plansight.server.context import DocumentContext, build_context, capture_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 REPORT_COMMAND = "plansight.server.ltlReport"
 LENS_TITLE_WIDTH = 100

@@ -29,7 +29,7 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from ..analyses.gc_pause import gc_paused
+from plansight.analyses.gc_pause import gc_paused
 
 logger = logging.getLogger(__name__)
 

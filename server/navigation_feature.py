@@ -11,12 +11,12 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.symbols import Occurrence
-from .convert import path_to_uri
-from .symbol_lookup import SymbolRequest, index_of, references, run_on_context
+from plansight.analyses.editing.symbols import Occurrence
+from plansight.server.convert import path_to_uri
+from plansight.server.symbol_lookup import SymbolRequest, index_of, references, run_on_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class NavigationFeature:

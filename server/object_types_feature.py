@@ -1,5 +1,5 @@
 """Inlay hints in problems: each object's type after its name where the ``- type`` is far away
-(``analyses/object_type_hints.py``), when ``plansight.inlayHints.objectTypes`` is on."""
+(``analyses/editing/object_type_hints.py``), when ``plansight.inlayHints.objectTypes`` is on."""
 
 from __future__ import annotations
 
@@ -7,11 +7,11 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.object_type_hints import object_type_hints
-from .context import DocumentContext
+from plansight.analyses.editing.object_type_hints import object_type_hints
+from plansight.server.context import DocumentContext
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class ObjectTypesFeature:

@@ -1,7 +1,7 @@
 """Plans in the editor: what each step changed, the state before it, and where the plan stands.
 
 For a plan document linked to its problem and domain (SPEC.md §1) the plan is simulated
-(:func:`~plansight.analyses.simulate.simulate`) and shown as
+(:func:`~plansight.analyses.plans.simulate.simulate`) and shown as
 
 * **inlay hints** after each executed step: ``+(holding a) -(on-table a)``, and with a reference plan
   the step's AQM label (seed 004);
@@ -33,22 +33,35 @@ from typing import TYPE_CHECKING, Any, Generic, TypeVar
 
 from lsprotocol import types
 
-from ..analyses.association import glob_matches, resolve_link
-from ..analyses.documents import ParsedDocument
-from ..analyses.model import Domain, Plan, PlanStep, Problem
-from ..analyses.plan_comparison import validity_checker
-from ..analyses.plan_metrics import Evaluation, action_text, actions_of, evaluate
-from ..analyses.plan_report import effect_items, effects_line, sorted_atoms, state_lines, summary_line
-from ..analyses.simulate import Simulation, TraceStep, Unparsed, simulate, step_text, unparsed_lines
-from ..analyses.spans import Span
-from ..analyses.word_similarity import SimilarityVersion
-from ..plan_command import PlanJob, plan_json
-from .command_arguments import argument_of, command_context
-from .context import DocumentContext
-from .feature_hub import refresh
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.plans.comparison import validity_checker
+from plansight.analyses.plans.metrics import Evaluation, action_text, actions_of, evaluate
+from plansight.analyses.plans.report import (
+    effect_items,
+    effects_line,
+    sorted_atoms,
+    state_lines,
+    summary_line,
+)
+from plansight.analyses.plans.simulate import (
+    Simulation,
+    TraceStep,
+    Unparsed,
+    simulate,
+    step_text,
+    unparsed_lines,
+)
+from plansight.analyses.plans.word_similarity import SimilarityVersion
+from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.workspace.association import glob_matches, resolve_link
+from plansight.plan_command import PlanJob, plan_json
+from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.context import DocumentContext
+from plansight.server.feature_hub import refresh
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 

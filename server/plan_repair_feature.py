@@ -1,7 +1,7 @@
 """The "Repair plan" quick fix: keep the plan's correct prefix and let Fast Downward finish it.
 
 On a plan that is not valid a code action offers ``plansight.server.repairPlan``; executing it runs
-`analyses/recovery.py` (pi_corr + pi_comp, seed 004) in a worker thread with a work-done progress
+`analyses/plans/recovery.py` (pi_corr + pi_comp, seed 004) in a worker thread with a work-done progress
 the user can cancel, within the `plansight.planner.*` budget. Editing the plan again cancels the
 run (the planner's process group is killed) as does a newer repair of the same plan; a finished
 repair is applied with ``workspace/applyEdit`` only while the document is still the version it was
@@ -20,16 +20,16 @@ from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
 
-from ..analyses.model import Domain, Plan, Problem
-from ..analyses.plan_metrics import action_text, actions_of
-from ..analyses.spans import Span
-from .command_arguments import argument_of, command_context
-from .context import DocumentContext
-from .plan_feature import PlanFeature
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.plans.metrics import action_text, actions_of
+from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.context import DocumentContext
+from plansight.server.plan_feature import PlanFeature
 
 if TYPE_CHECKING:
-    from ..analyses.recovery import Budget, Recovery
-    from .app import PlansightServer
+    from plansight.analyses.plans.recovery import Budget, Recovery
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 
@@ -101,7 +101,7 @@ class PlanRepairFeature:
     # --- the command --------------------------------------------------------------------------------
 
     def budget(self) -> Budget:
-        from ..analyses.recovery import Budget
+        from plansight.analyses.plans.recovery import Budget
 
         settings = self._server.settings
         return Budget(float(settings.planner_time_limit_s), int(settings.planner_memory_limit_mb))
@@ -111,7 +111,7 @@ class PlanRepairFeature:
         return document.version if document is not None else None
 
     def _recover(self, context: DocumentContext, cancel: threading.Event) -> Recovery | None:
-        from ..analyses.recovery import recover
+        from plansight.analyses.plans.recovery import recover
 
         models = self._models(context)
         if models is None:

@@ -17,12 +17,12 @@ from typing import TYPE_CHECKING, TypeVar
 from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
-from ..analyses.symbols import Declaration, Occurrence, SymbolKind
-from .convert import path_to_uri
-from .symbol_lookup import SymbolRequest, index_of, references, run_on_context
+from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolKind
+from plansight.server.convert import path_to_uri
+from plansight.server.symbol_lookup import SymbolRequest, index_of, references, run_on_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 _T = TypeVar("_T")
 REQUEST_FAILED = -32803  # LSP's RequestFailed: the client shows the message

@@ -1,6 +1,6 @@
 """``textDocument/semanticTokens/full`` and ``/range``: names coloured by what they resolve to.
 
-The tokens are the core's (``analyses/semantic_tokens.py``: the symbol index plus keywords, numbers
+The tokens are the core's (``analyses/editing/semantic_tokens.py``: the symbol index plus keywords, numbers
 and comments); this module only picks the document's index and encodes positions in the negotiated
 encoding. A range request (the visible part of a large problem) encodes only that part. The encoded
 array is kept per version (``version_cache.py``): a repeated request on an unchanged 1 MB problem
@@ -13,15 +13,15 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
-from ..analyses.spans import Span
-from .context import DocumentContext, in_context
-from .convert import encoding_name
-from .symbol_lookup import index_of
-from .version_cache import VersionCache
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
+from plansight.server.context import DocumentContext, in_context
+from plansight.server.convert import encoding_name
+from plansight.server.symbol_lookup import index_of
+from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
 

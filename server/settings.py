@@ -22,8 +22,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from ..analyses.diagnostics import CODES
-from ..analyses.suggest import suffix
+from plansight.analyses.diagnostics.diagnostic import CODES
+from plansight.analyses.diagnostics.suggest import suffix
 
 SECTION = "plansight"
 

@@ -7,15 +7,15 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.cursor_context import cursor_context
-from ..analyses.describe import declaration_comment
-from ..analyses.domain_references import type_text
-from ..analyses.model import Name, TypedName
-from ..analyses.vocabulary import vocabulary
-from .symbol_lookup import SymbolRequest, run_on_context
+from plansight.analyses.checks.domain_references import type_text
+from plansight.analyses.editing.cursor_context import cursor_context
+from plansight.analyses.editing.describe import declaration_comment
+from plansight.analyses.model.pddl import Name, TypedName
+from plansight.analyses.model.vocabulary import vocabulary
+from plansight.server.symbol_lookup import SymbolRequest, run_on_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 
 class SignatureFeature:

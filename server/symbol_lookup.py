@@ -17,15 +17,15 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from ..analyses.association import sniff_header
-from ..analyses.documents import PLAN_SUFFIXES, ParsedDocument
-from ..analyses.symbols import Declaration, Occurrence, SymbolIndex, cached_index
-from .context import ContextRequest, DocumentContext, build_context, in_context
-from .convert import RangeMapper, encoding_name
-from .documents import ParseCache, is_file_path, path_key
+from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, cached_index
+from plansight.analyses.syntax.documents import PLAN_SUFFIXES, ParsedDocument
+from plansight.analyses.workspace.association import sniff_header
+from plansight.server.context import ContextRequest, DocumentContext, build_context, in_context
+from plansight.server.convert import RangeMapper, encoding_name
+from plansight.server.documents import ParseCache, is_file_path, path_key
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 _T = TypeVar("_T")

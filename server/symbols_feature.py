@@ -15,18 +15,18 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from ..analyses.documents import ParsedDocument
-from ..analyses.domain_references import signature, type_text
-from ..analyses.model import Domain, Name, Plan, Problem, TypedName, TypeRef
-from ..analyses.printer import print_step
-from ..analyses.sources import DiskSource
-from ..analyses.spans import Span
-from .convert import RangeMapper, encoding_name, path_to_uri
-from .documents import OverlaySource, is_file_path
-from .symbol_lookup import run_on_context
+from plansight.analyses.checks.domain_references import signature, type_text
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Name, Plan, Problem, TypedName, TypeRef
+from plansight.analyses.model.printer import print_step
+from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.workspace.sources import DiskSource
+from plansight.server.convert import RangeMapper, encoding_name, path_to_uri
+from plansight.server.documents import OverlaySource, is_file_path
+from plansight.server.symbol_lookup import run_on_context
 
 if TYPE_CHECKING:
-    from .app import PlansightServer
+    from plansight.server.app import PlansightServer
 
 Kind = types.SymbolKind
 MAX_CHILDREN = 100

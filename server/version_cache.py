@@ -3,7 +3,7 @@
 An editor asks for the semantic tokens or the formatting of one version more than once (switching
 tabs, a theme change, format-on-save after a format command); on a 1 MB problem each answer costs
 hundreds of milliseconds of pure Python. The parse cache hands out the same
-:class:`~plansight.analyses.documents.ParsedDocument` object for the same text, so the identity of
+:class:`~plansight.analyses.syntax.documents.ParsedDocument` object for the same text, so the identity of
 the parses (the document's and its partners') is the version key. Entries keep those objects alive,
 so an ``id`` is never reused while its entry exists; only the last few entries are kept, since a
 1 MB answer is megabytes of memory.

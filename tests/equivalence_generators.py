@@ -14,8 +14,8 @@ import random
 from dataclasses import dataclass
 from pathlib import Path
 
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_pddl import parse_pddl
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 Fact = tuple[str, ...]
 HERE = Path(__file__).resolve().parent
@@ -28,7 +28,7 @@ def domain_text(kind: str) -> str:
         return (EXAMPLES / "gripper" / "domain.pddl").read_text()
     if kind == "keys-and-rooms":
         return KEYS_AND_ROOMS.read_text()
-    from plansight.analyses.domain_recognition import TEMPLATES
+    from plansight.analyses.equivalence.domain_recognition import TEMPLATES
 
     return TEMPLATES[kind]
 

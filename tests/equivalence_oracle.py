@@ -14,7 +14,7 @@ import itertools
 from collections import deque
 from collections.abc import Iterator
 
-from plansight.analyses.model import And, Atom, Domain, Equality, Not, Problem
+from plansight.analyses.model.pddl import And, Atom, Domain, Equality, Not, Problem
 
 Fact = tuple[str, ...]
 

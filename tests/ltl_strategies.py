@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from plansight.analyses.ltl_model import (
+from plansight.analyses.model.ltl import (
     LtlAnd,
     LtlFormula,
     LtlImplies,
@@ -13,7 +13,7 @@ from plansight.analyses.ltl_model import (
     LtlQuantified,
     LtlThen,
 )
-from plansight.analyses.model import name
+from plansight.analyses.model.pddl import name
 
 
 def ltl_formulas(atoms: st.SearchStrategy[LtlFormula], variables: st.SearchStrategy[str],

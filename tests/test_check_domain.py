@@ -10,12 +10,12 @@ from __future__ import annotations
 import pytest
 from corpus import PLANETARIUM_SOURCE, UNIFIED_PLANNING, corpus_files
 
-from plansight.analyses.check_domain import check_domain
-from plansight.analyses.diagnostics import CODES, Diagnostic, Severity, Tag
-from plansight.analyses.model import Domain
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.requirements import KNOWN, closure, requirement_uses
-from plansight.analyses.spans import Span
+from plansight.analyses.checks.domain import check_domain
+from plansight.analyses.checks.requirements import KNOWN, closure, requirement_uses
+from plansight.analyses.diagnostics.diagnostic import CODES, Diagnostic, Severity, Tag
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain
+from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 BLOCKS = """(define (domain blocks)
   (:requirements :strips :typing :negative-preconditions)

@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import re
 
-from plansight.analyses.check_plan import check_plan
-from plansight.analyses.diagnostics import Diagnostic, Severity
-from plansight.analyses.model import Domain, Plan, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.spans import Span
+from plansight.analyses.checks.plan import check_plan
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 DOMAIN = """(define (domain blocks)
   (:requirements :strips :typing)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.check_problem import check_problem
-from plansight.analyses.diagnostics import CODES, Diagnostic, Severity, Tag
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.spans import Span
+from plansight.analyses.checks.problem import check_problem
+from plansight.analyses.diagnostics.diagnostic import CODES, Diagnostic, Severity, Tag
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 BLOCKS = """(define (domain blocks)
   (:requirements :strips :typing :negative-preconditions :numeric-fluents)

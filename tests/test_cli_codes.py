@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from plansight.analyses.diagnostics import CODES
+from plansight.analyses.diagnostics.diagnostic import CODES
 
 PLANSIGHT = [sys.executable, "-m", "plansight"]
 

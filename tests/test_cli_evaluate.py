@@ -135,8 +135,8 @@ def test_dataset_verdicts_agree_with_unified_planning(name: str, tmp_path: Path)
     generated plans `evaluate` calls valid."""
     from test_recovery import up_accepts
 
-    from plansight.analyses.parse_plan import parse_plan
-    from plansight.analyses.plan_metrics import actions_of
+    from plansight.analyses.plans.metrics import actions_of
+    from plansight.analyses.syntax.parse_plan import parse_plan
 
     def plan(folder: str) -> list[tuple[str, ...]]:
         return actions_of(parse_plan((DATASET / folder / f"{name}.plan").read_text()).plan)

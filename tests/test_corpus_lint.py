@@ -11,8 +11,8 @@ from collections import defaultdict
 import pytest
 from corpus import PDDL_SDIST_SOURCE, UNIFIED_PLANNING, CorpusFile, corpus_files, plan_files
 
-from plansight.analyses.diagnostics import Severity
-from plansight.analyses.lint import Analyzer, DiskSource
+from plansight.analyses.diagnostics.diagnostic import Severity
+from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
 SERIOUS = (Severity.ERROR, Severity.WARNING)
 

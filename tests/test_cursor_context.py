@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from plansight.analyses.cursor_context import LONG_FORM, cursor_context
-from plansight.analyses.describe import action_schema, declaration_comment, requirement_text, type_chain
-from plansight.analyses.documents import parse_document
-from plansight.analyses.spans import Span
-from plansight.analyses.vocabulary import vocabulary
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.cursor_context import LONG_FORM, cursor_context
+from plansight.analyses.editing.describe import (
+    action_schema,
+    declaration_comment,
+    requirement_text,
+    type_chain,
+)
+from plansight.analyses.model.vocabulary import vocabulary
+from plansight.analyses.syntax.documents import parse_document
 
 
 def at(text: str) -> tuple[str, int]:

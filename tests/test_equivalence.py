@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.domain_recognition import recognise
-from plansight.analyses.equivalence import Budget, Reference, compare, compare_text, equivalence
-from plansight.analyses.fully_specify import fully_specify
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.scene_graph import ground_task
+from plansight.analyses.equivalence.domain_recognition import recognise
+from plansight.analyses.equivalence.fully_specify import fully_specify
+from plansight.analyses.equivalence.scene_graph import ground_task
+from plansight.analyses.equivalence.verdict import Budget, Reference, compare, compare_text, equivalence
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GRADING = EXAMPLES / "grading"
@@ -303,7 +303,7 @@ def test_when_the_budget_runs_out_the_planner_decides_solvable() -> None:
 def test_both_isomorphism_backends_give_the_same_verdicts(
     backend: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from plansight.analyses import scene_graph
+    from plansight.analyses.equivalence import scene_graph
 
     monkeypatch.setattr(scene_graph, "_BACKEND", scene_graph.BACKENDS[backend])
     reference = problem("a b c", TOWER_AB, "(on c a) (on a b)")

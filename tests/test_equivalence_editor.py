@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from plansight.analyses.lint import Analyzer, MemorySource
+from plansight.analyses.workspace.lint import Analyzer, MemorySource
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "grading"
 

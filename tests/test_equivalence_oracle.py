@@ -16,7 +16,7 @@ import pytest
 from equivalence_generators import load_domain, mutate, random_spec
 from equivalence_oracle import equivalent
 
-from plansight.analyses.equivalence import Reference, compare
+from plansight.analyses.equivalence.verdict import Reference, compare
 
 PAIRS_PER_DOMAIN = {"keys-and-rooms": 150}
 """Pairs per domain and mode: 60, or more for the domain furthest from the rules (cheap to search)."""

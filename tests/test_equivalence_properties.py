@@ -16,7 +16,7 @@ from equivalence_oracle import closure
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from plansight.analyses.equivalence import Reference, compare
+from plansight.analyses.equivalence.verdict import Reference, compare
 
 SEEDS = st.integers(0, 2**32).map(random.Random)
 """Seeds rather than ``st.randoms()``: shrinking a random's outputs towards zero makes every goal

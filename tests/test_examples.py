@@ -21,10 +21,10 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.diagnostics import CODES
-from plansight.analyses.documents import ParsedDocument, parse_document
-from plansight.analyses.model import Domain, Plan, Problem
-from plansight.analyses.simulate import CATEGORY_WORDS
+from plansight.analyses.diagnostics.diagnostic import CODES
+from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.plans.simulate import CATEGORY_WORDS
+from plansight.analyses.syntax.documents import ParsedDocument, parse_document
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 MISTAKES = EXAMPLES / "llm-mistakes"
@@ -252,7 +252,7 @@ def test_syntax_mistake_is_reported_by_the_parser(mistake: Mistake) -> None:
 
 @pytest.mark.parametrize("mistake", MISTAKE_TABLE, ids=lambda m: m.file)
 def test_lint_reports_the_expected_code_on_the_mistake(mistake: Mistake) -> None:
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     result = Analyzer(DiskSource()).lint(str(MISTAKES / mistake.file))
     flagged = [(d.code, result.text[d.span.start:d.span.end]) for d in result.diagnostics]
@@ -266,7 +266,7 @@ RUNTIME_MISTAKES = [m for m in MISTAKE_TABLE if m.category is not None]
 def test_runtime_mistake_gets_its_category_from_lint_and_plan(
     mistake: Mistake, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
     from plansight.main import main
 
     assert mistake.category is not None
@@ -288,7 +288,7 @@ def test_runtime_mistake_gets_its_category_from_lint_and_plan(
 
 @pytest.mark.parametrize("folder", VALID_FOLDERS)
 def test_lint_finds_no_error_in_valid_examples(folder: str) -> None:
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     analyzer = Analyzer(DiskSource())
     for path in sorted((EXAMPLES / folder).iterdir()):

@@ -16,15 +16,15 @@ from corpus import EXAMPLES, corpus_files, plan_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plansight.analyses.documents import parse_document
-from plansight.analyses.formatter import (
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.formatter import (
     format_document,
     format_parsed,
     format_range,
     format_text,
     whole_document_edit,
 )
-from plansight.analyses.spans import Span
+from plansight.analyses.syntax.documents import parse_document
 
 MESSY = """\
 ; header comment

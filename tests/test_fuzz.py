@@ -19,14 +19,14 @@ from corpus import corpus_files, pairs, plan_files
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from plansight.analyses.check_domain import check_domain
-from plansight.analyses.check_plan import check_plan
-from plansight.analyses.check_problem import check_problem
-from plansight.analyses.diagnostics import Diagnostic
-from plansight.analyses.model import Domain, Problem, walk
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.printer import print_domain, print_plan, print_problem
+from plansight.analyses.checks.domain import check_domain
+from plansight.analyses.checks.plan import check_plan
+from plansight.analyses.checks.problem import check_problem
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.model.pddl import Domain, Problem, walk
+from plansight.analyses.model.printer import print_domain, print_plan, print_problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 SMALL = 12_000  # characters: keeps one example to milliseconds
 # A long exploration (e.g. PLANSIGHT_FUZZ_EXAMPLES=5000) is worth running now and then; the default keeps

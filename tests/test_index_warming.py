@@ -17,8 +17,8 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from plansight.analyses import symbols
-from plansight.analyses.sources import MemorySource
+from plansight.analyses.editing import symbols
+from plansight.analyses.workspace.sources import MemorySource
 from plansight.server.analysis import AnalysisRequest, analyse
 from plansight.server.context import ContextRequest, build_context
 from plansight.server.diagnostics_feature import warm_version

@@ -15,7 +15,7 @@ from lsp_session import SERVER, close_session, open_session
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
-from plansight.analyses.spans import LineIndex, Position
+from plansight.analyses.diagnostics.spans import LineIndex, Position
 
 pytestmark = pytest.mark.lsp
 

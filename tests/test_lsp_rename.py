@@ -12,8 +12,8 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 from pytest_lsp import LanguageClient
 
-from plansight.analyses.lint import Analyzer, DiskSource, find_files
-from plansight.analyses.spans import LineIndex, Position
+from plansight.analyses.diagnostics.spans import LineIndex, Position
+from plansight.analyses.workspace.lint import Analyzer, DiskSource, find_files
 
 __all__ = ["client", "project"]  # pytest fixtures, imported for their side effect
 pytestmark = pytest.mark.lsp

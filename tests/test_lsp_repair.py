@@ -18,8 +18,8 @@ from pytest_lsp.client import DEFAULT_CLIENT_FEATURES, register_lsp_features
 from test_lsp_diagnostics import SERVER, RecordingClient, _record, open_document, replace, version_is
 from test_recovery import hard_problem
 
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.plan_metrics import actions_of
+from plansight.analyses.plans.metrics import actions_of
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 pytestmark = pytest.mark.lsp
 

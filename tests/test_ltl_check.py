@@ -7,14 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.check_ltl import check_ltl
-from plansight.analyses.diagnostics import Diagnostic
-from plansight.analyses.lint import Analyzer, DiskSource, MemorySource, find_files
-from plansight.analyses.ltl_f1 import goal_f1, set_f1, simple_expansions
-from plansight.analyses.ltl_scope import LtlScope, ltl_scope
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_ltl import parse_ltl
-from plansight.analyses.parse_pddl import parse_pddl
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.ltl.check import check_ltl
+from plansight.analyses.ltl.f1 import goal_f1, set_f1, simple_expansions
+from plansight.analyses.ltl.scope import LtlScope, ltl_scope
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.syntax.parse_ltl import parse_ltl
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.workspace.lint import Analyzer, DiskSource, MemorySource, find_files
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 

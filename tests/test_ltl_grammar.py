@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ltl_strategies import ltl_formulas
 
-from plansight.analyses.ltl_model import (
+from plansight.analyses.model.ltl import (
     LtlAnd,
     LtlAtom,
     LtlFormula,
@@ -19,8 +19,8 @@ from plansight.analyses.ltl_model import (
     LtlThen,
     format_ltl,
 )
-from plansight.analyses.model import name
-from plansight.analyses.parse_ltl import parse_ltl
+from plansight.analyses.model.pddl import name
+from plansight.analyses.syntax.parse_ltl import parse_ltl
 
 
 def atom(predicate: str, *args: str) -> LtlAtom:

@@ -14,8 +14,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ltl_strategies import ltl_formulas
 
-from plansight.analyses.ltl_eval import Pair, evaluate, exactly
-from plansight.analyses.ltl_model import (
+from plansight.analyses.ltl.evaluate import Pair, evaluate, exactly
+from plansight.analyses.ltl.scope import LtlScope
+from plansight.analyses.model.ltl import (
     LtlAnd,
     LtlAtom,
     LtlFormula,
@@ -26,9 +27,8 @@ from plansight.analyses.ltl_model import (
     LtlThen,
     is_temporal,
 )
-from plansight.analyses.ltl_scope import LtlScope
-from plansight.analyses.model import name
-from plansight.analyses.parse_ltl import parse_ltl
+from plansight.analyses.model.pddl import name
+from plansight.analyses.syntax.parse_ltl import parse_ltl
 
 OBJECTS = ("o1", "o2", "o3")
 ACTIONS = ("act", "go")

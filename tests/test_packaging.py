@@ -47,7 +47,7 @@ def test_wheel_has_only_the_plansight_namespace(wheel: Path) -> None:
     }
     assert top_level == {"plansight"}
     assert "plansight/grammar/pddl.lark" in names
-    assert "plansight/analyses/model.py" in names
+    assert "plansight/analyses/model/pddl.py" in names
     assert "plansight/server/__init__.py" in names
 
 
@@ -61,7 +61,8 @@ def test_wheel_installs_and_lints_from_a_fresh_environment(wheel: Path, tmp_path
     site = next(p for p in sys.path if p.endswith("site-packages"))
     env = {**os.environ, "PYTHONPATH": site}
     where = subprocess.run(
-        [str(python), "-c", "import plansight, plansight.analyses.model as m; print(plansight.__file__)"],
+        [str(python), "-c",
+         "import plansight, plansight.analyses.model.pddl as m; print(plansight.__file__)"],
         check=True,
         capture_output=True,
         text=True,

@@ -26,7 +26,8 @@ from corpus import (
     plan_files,
 )
 
-from plansight.analyses.model import (
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import (
     Action,
     And,
     Arithmetic,
@@ -55,10 +56,9 @@ from plansight.analyses.model import (
     numeric_terms,
     walk,
 )
-from plansight.analyses.parse_pddl import PddlParse, parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.printer import print_domain, print_plan, print_problem
-from plansight.analyses.spans import Span
+from plansight.analyses.model.printer import print_domain, print_plan, print_problem
+from plansight.analyses.syntax.parse_pddl import PddlParse, parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 FILES = corpus_files()
 PLANS = plan_files()

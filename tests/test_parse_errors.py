@@ -7,10 +7,10 @@ around them still holds what the file says elsewhere.
 
 from __future__ import annotations
 
-from plansight.analyses.model import Action, And, Atom, Domain, Name, Not, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.spans import Span
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Action, And, Atom, Domain, Name, Not, Problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 
 def at(text: str, snippet: str, offset: int = 0, length: int = 1) -> Span:

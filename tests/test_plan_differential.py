@@ -21,11 +21,11 @@ from typing import Any
 import pytest
 from corpus import EXAMPLES, PDDL_SDIST, CorpusFile, corpus_files, pairs
 
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.semantics import World
-from plansight.analyses.simulate import STATIC_CATEGORIES, simulate
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.plans.simulate import STATIC_CATEGORIES, simulate
+from plansight.analyses.semantics.world import World
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 up = pytest.importorskip("unified_planning.shortcuts")
 pytest.importorskip("up_fast_downward")

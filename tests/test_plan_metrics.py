@@ -15,16 +15,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plansight.analyses import word_similarity
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.plan_comparison import (
+from plansight.analyses.plans import word_similarity
+from plansight.analyses.plans.comparison import (
     compare,
     reference_prefix_length,
     simulate_actions,
     validity_checker,
 )
-from plansight.analyses.plan_metrics import (
+from plansight.analyses.plans.metrics import (
     Action,
     action_distance,
     actions_of,
@@ -40,6 +38,8 @@ from plansight.analyses.plan_metrics import (
     renaming_penalty,
     steps_to_validity,
 )
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "plan-evaluation"
 DOMAIN = parse_pddl((EXAMPLE / "domain.pddl").read_text()).model

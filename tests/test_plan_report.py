@@ -1,8 +1,8 @@
-"""The wording of simulated plans shared by the editor and the CLI (analyses/plan_report.py)."""
+"""The wording of simulated plans shared by the editor and the CLI (analyses/plans/report.py)."""
 
 from __future__ import annotations
 
-from plansight.analyses.plan_report import (
+from plansight.analyses.plans.report import (
     effect_items,
     effects_line,
     sorted_atoms,

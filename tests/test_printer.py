@@ -3,7 +3,7 @@ built in code (no recorded sections, no original spelling)."""
 
 from __future__ import annotations
 
-from plansight.analyses.model import (
+from plansight.analyses.model.pddl import (
     Action,
     And,
     Atom,
@@ -19,9 +19,9 @@ from plansight.analyses.model import (
     TypeRef,
     name,
 )
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.printer import WIDTH, print_domain, print_formula, print_plan, print_problem
+from plansight.analyses.model.printer import WIDTH, print_domain, print_formula, print_plan, print_problem
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 MESSY_DOMAIN = """(define (domain Travel) (:requirements :typing :numeric-fluents :durative-actions)
 (:types car truck - vehicle place) (:constants Home - place)

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from plansight.analyses.diagnostics import Diagnostic
-from plansight.analyses.lint import Analyzer
-from plansight.analyses.quick_fixes import FileEdit, Fix, fixes_for, problem_from_domain, skeletons
-from plansight.analyses.sources import MemorySource
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.editing.quick_fixes import FileEdit, Fix, fixes_for, problem_from_domain, skeletons
+from plansight.analyses.workspace.lint import Analyzer
+from plansight.analyses.workspace.sources import MemorySource
 
 DOMAIN = "/w/domain.pddl"
 PROBLEM = "/w/p01.pddl"

@@ -10,12 +10,12 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.model import Domain, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.plan_comparison import simulate_actions
-from plansight.analyses.plan_metrics import Action, action_text, actions_of
-from plansight.analyses.recovery import Budget, recover, solve, solve_text
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.plans.comparison import simulate_actions
+from plansight.analyses.plans.metrics import Action, action_text, actions_of
+from plansight.analyses.plans.recovery import Budget, recover, solve, solve_text
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 CASES = [

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import os
 
-from plansight.analyses.documents import parse_document
-from plansight.analyses.references import ReferenceLink, find_reference, find_reference_plan
+from plansight.analyses.syntax.documents import parse_document
+from plansight.analyses.workspace.references import ReferenceLink, find_reference, find_reference_plan
 
 PROBLEM = "(define (problem p) (:domain d) (:objects a) (:init) (:goal (clear a)))\n"
 ROOT = os.path.join(os.sep, "course")

@@ -3,11 +3,11 @@ folds and annotates, on small texts where the answer is known."""
 
 from __future__ import annotations
 
-from plansight.analyses.documents import parse_document
-from plansight.analyses.folding import Fold, folding_ranges
-from plansight.analyses.object_type_hints import object_type_hints
-from plansight.analyses.semantic_tokens import TOKEN_TYPES, encode, semantic_tokens
-from plansight.analyses.symbols import build_index
+from plansight.analyses.editing.folding import Fold, folding_ranges
+from plansight.analyses.editing.object_type_hints import object_type_hints
+from plansight.analyses.editing.semantic_tokens import TOKEN_TYPES, encode, semantic_tokens
+from plansight.analyses.editing.symbols import build_index
+from plansight.analyses.syntax.documents import parse_document
 
 DOMAIN = """\
 (define (domain d) ; at (not a keyword here) 3

@@ -16,9 +16,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from lsprotocol import types
 
-from plansight.analyses.diagnostics import Related, Severity, Tag, make
-from plansight.analyses.sources import DiskSource, MemorySource
-from plansight.analyses.spans import Span
+from plansight.analyses.diagnostics.diagnostic import Related, Severity, Tag, make
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.workspace.sources import DiskSource, MemorySource
 from plansight.server import analysis, documents
 from plansight.server.analysis import AnalysisRequest, analyse
 from plansight.server.convert import RangeMapper, to_lsp_diagnostics

@@ -27,9 +27,9 @@ from test_lsp_diagnostics import (
     version_is,
 )
 
-from plansight.analyses.diagnostics import Severity, make
-from plansight.analyses.severity_overrides import apply_severity_overrides
-from plansight.analyses.spans import Span
+from plansight.analyses.diagnostics.diagnostic import Severity, make
+from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
+from plansight.analyses.diagnostics.spans import Span
 from plansight.server.settings import (
     KEYS,
     ReferenceGlob,

@@ -1,6 +1,6 @@
-"""The state semantics (analyses/semantics.py) and plan simulation (analyses/simulate.py): each PDDL
-construct, the failure categories of the Embodied Agent Interface, the messages a user reads, and the
-goal fraction."""
+"""The state semantics (analyses/semantics/world.py) and plan simulation (analyses/plans/simulate.py):
+each PDDL construct, the failure categories of the Embodied Agent Interface, the messages a user
+reads, and the goal fraction."""
 
 from __future__ import annotations
 
@@ -8,11 +8,11 @@ from pathlib import Path
 
 import pytest
 
-from plansight.analyses.model import Domain, Plan, Problem
-from plansight.analyses.parse_pddl import parse_pddl
-from plansight.analyses.parse_plan import parse_plan
-from plansight.analyses.semantics import GroundAction, World, format_atom
-from plansight.analyses.simulate import CHECKPOINT_EVERY, Simulation, simulate, unparsed_lines
+from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.plans.simulate import CHECKPOINT_EVERY, Simulation, simulate, unparsed_lines
+from plansight.analyses.semantics.world import GroundAction, World, format_atom
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 BLOCKS = (Path(__file__).resolve().parents[1] / "examples" / "blocksworld" / "domain.pddl").read_text()
 """The classic 4-operator blocksworld (untyped STRIPS), as bundled."""
@@ -291,7 +291,7 @@ Found = list[tuple[str, str, str, str]]
 
 
 def lint_plan(plan_text: str, problem: str = EXAMPLE, domain: str = BLOCKS) -> Found:
-    from plansight.analyses.lint import Analyzer, MemorySource
+    from plansight.analyses.workspace.lint import Analyzer, MemorySource
 
     files = {"/w/domain.pddl": domain, "/w/p.pddl": problem, "/w/p.plan": plan_text}
     result = Analyzer(MemorySource(files)).lint("/w/p.plan")
@@ -315,8 +315,8 @@ def test_lint_underlines_the_failing_step_and_greys_the_unreached_ones() -> None
 
 
 def test_lint_related_information_points_at_the_step_that_undid_the_atom() -> None:
-    from plansight.analyses.diagnostics import Tag
-    from plansight.analyses.lint import Analyzer, MemorySource
+    from plansight.analyses.diagnostics.diagnostic import Tag
+    from plansight.analyses.workspace.lint import Analyzer, MemorySource
 
     text = "(unstack b c)\n(put-down b)\n(pick-up a)\n(stack a c)\n(pick-up c)\n(stack c b)\n"
     files = {"/w/domain.pddl": BLOCKS, "/w/p.pddl": EXAMPLE, "/w/p.plan": text}

@@ -5,9 +5,8 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from plansight.analyses.documents import parse_document
-from plansight.analyses.spans import Span
-from plansight.analyses.symbols import (
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.symbols import (
     BUILT_IN_FUNCTIONS,
     Occurrence,
     SymbolIndex,
@@ -16,6 +15,7 @@ from plansight.analyses.symbols import (
     declarations_of,
     symbol_at,
 )
+from plansight.analyses.syntax.documents import parse_document
 
 DOMAIN = """\
 (define (domain shop)
@@ -220,7 +220,7 @@ codes) and preferences of a domain's preconditions named in a problem's metric."
 def test_every_name_in_the_corpus_is_indexed_exactly_and_resolves_when_lint_agrees() -> None:
     from corpus import corpus_files, pairs
 
-    from plansight.analyses.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     analyzer = Analyzer(DiskSource())
     checked = 0

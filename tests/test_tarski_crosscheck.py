@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 from corpus import PDDL_SDIST, PDDL_SDIST_SOURCE, CorpusFile, corpus_files, pairs
 
-from plansight.analyses.model import (
+from plansight.analyses.model.pddl import (
     And,
     Arithmetic,
     Atom,
@@ -34,7 +34,7 @@ from plansight.analyses.model import (
     numeric_terms,
     walk,
 )
-from plansight.analyses.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 PAIRS = pairs(corpus_files())
 TARSKI_SORTS = {"object", "Real", "Integer", "Natural", "number"}  # built in, never declared by a file

@@ -3,7 +3,7 @@
  * the `; @domain PATH` line at the top of the file, inserted, or replacing the one already there.
  * Nothing else in the file changes.
  *
- * Only comment lines above the first form count as directives (analyses/documents.py), so an
+ * Only comment lines above the first form count as directives (analyses/syntax/documents.py), so an
  * existing directive is looked for there, and a new one goes on the first line.
  *
  * This module must not import `vscode`.

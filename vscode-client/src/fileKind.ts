@@ -1,7 +1,7 @@
 /**
  * What a PDDL-family file is (domain, problem, plan), for the status bar.
  *
- * The same rule as the server's `detect_kind` (analyses/documents.py): plans by language, domains
+ * The same rule as the server's `detect_kind` (analyses/syntax/documents.py): plans by language, domains
  * and problems by their `(define (domain|problem` header, and a header-less `.pddl` is a problem
  * when it has problem sections. Deciding it here keeps the status bar instant and working while the
  * server starts; the association (which domain a problem is checked against) is the server's job

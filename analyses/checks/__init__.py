@@ -1,0 +1,1 @@
+"""Semantic checks of domains, problems and plans, one pass per concern."""

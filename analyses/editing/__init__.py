@@ -1,0 +1,3 @@
+"""What the editor shows: symbols, hover descriptions, formatting, folding, semantic tokens, quick
+fixes, cursor context.
+"""

@@ -1,0 +1,49 @@
+"""The type of each problem object, shown after its name where the ``- type`` is out of sight.
+
+In ``(:objects a b c d e f g - block)`` the type of ``a`` is far to its right, or several lines
+below it in a generated problem. The hint repeats it after each name of such a run; a short run on
+one line needs no help and gets none (the editor setting ``plansight.inlayHints.objectTypes`` turns
+the hints on at all).
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Problem
+from plansight.analyses.model.printer import type_text
+
+LONG_RUN = 3
+"""Runs of at least this many names sharing one ``- type`` get hints."""
+
+
+class TypeHint(NamedTuple):
+    offset: int  # just after the object's name
+    label: str
+
+
+def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> list[TypeHint]:
+    runs: dict[Span, list[int]] = {}
+    objects = problem.objects
+    for index, typed in enumerate(objects):
+        if typed.type is not None:
+            runs.setdefault(typed.type.span, []).append(index)
+    hints = []
+    for type_span, members in runs.items():
+        type_line_start = text.rfind("\n", 0, type_span.start)
+        last = members[-1]
+        for index in members:
+            name = objects[index].name
+            far = text.rfind("\n", 0, name.span.start) != type_line_start  # not on the type's line
+            if index == last and not far:
+                continue
+            if len(members) < LONG_RUN and not far:
+                continue
+            if span is not None and not (span.start <= name.span.end <= span.end):
+                continue
+            type_ref = objects[index].type
+            assert type_ref is not None
+            hints.append(TypeHint(name.span.end, f": {type_text(type_ref)}"))
+    hints.sort()
+    return hints

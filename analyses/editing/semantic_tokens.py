@@ -1,0 +1,164 @@
+"""Semantic tokens: every name coloured by what it *means*, not by how it looks.
+
+A TextMate grammar cannot tell a predicate from an object, nor know that ``at`` in ``(at ?t ?p)`` is
+a predicate while in ``(at start ...)`` it is a keyword. The symbol index (``symbols.py``) knows what
+each name resolved to; a light lexical pass adds what the index does not hold (keywords, numbers,
+comments). Where both cover a token the index wins.
+
+Token types are LSP's standard ones, so every colour theme styles them without configuration:
+keywords ``keyword``, types ``type``, predicates ``function``, numeric functions ``property``, actions
+``method``, parameters and variables ``parameter``, problem objects ``variable``, domain constants
+``enumMember``, requirements ``modifier``, numbers ``number``, comments ``comment``, the domain and
+problem names ``namespace``. A declaration carries the ``declaration`` modifier.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Sequence
+
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
+from plansight.analyses.gc_pause import gc_paused
+
+TOKEN_TYPES = ("keyword", "type", "function", "method", "parameter", "variable", "enumMember", "modifier",
+               "number", "comment", "property", "namespace")
+TOKEN_MODIFIERS = ("declaration",)
+
+(KEYWORD, TYPE, PREDICATE, ACTION, PARAMETER, OBJECT, CONSTANT, REQUIREMENT, NUMBER, COMMENT, FUNCTION,
+ NAME) = range(len(TOKEN_TYPES))
+DECLARATION = 1
+
+_BY_KIND = {
+    "type": TYPE, "predicate": PREDICATE, "function": FUNCTION, "action": ACTION, "variable": PARAMETER,
+    "object": OBJECT, "constant": CONSTANT, "requirement": REQUIREMENT, "domain": NAME, "problem": NAME,
+}
+
+# Words that are PDDL syntax where they head a form; as arguments they are names (the index has those).
+FORM_KEYWORDS = frozenset(
+    "define domain problem and or not imply exists forall when either preference at over increase "
+    "decrease assign scale-up scale-down always sometime within at-most-once sometime-after "
+    "sometime-before always-within hold-during hold-after oneof unknown total-time".split())
+_AFTER_TIME = frozenset(("start", "end", "all"))
+
+_KEYWORD_HEADS = "|".join(sorted(FORM_KEYWORDS, key=len, reverse=True))
+# One pattern per kind, each starting with a literal or a small character set, so the regex engine skips
+# straight to the few candidates of a 1 MB problem instead of trying a lookbehind at every character.
+_COMMENT = re.compile(r";[^\n]*")
+_COLON_WORD = re.compile(r":[A-Za-z][\w\-]*")
+_HEAD = re.compile(r"\([ \t\r\n]*((?i:" + _KEYWORD_HEADS + r"))(?![\w\-])"
+                   r"(?:[ \t]+((?i:start|end|all))(?![\w\-]))?")
+_NUMBER = re.compile(r"[\s(](-?(?:\d+(?:\.\d*)?|\.\d+))(?![\w\-.])")
+_DIRECTION = re.compile(r"[\s(]((?i:minimize|maximize))(?![\w\-])")
+_NAME_CHARACTERS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-?")
+
+Token = tuple[int, int, int, int]
+"""start and end offsets, the index of the type in :data:`TOKEN_TYPES`, the modifier bits"""
+
+
+def lexical_tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
+    """Keywords, numbers and comments, in text order (comments hide what they contain)."""
+    stop = len(text) if end is None else end
+    tokens: list[Token] = [(m.start(), m.end(), COMMENT, 0) for m in _COMMENT.finditer(text, start, stop)]
+    has_comments = bool(tokens)
+    tokens.extend((m.start(), m.end(), KEYWORD, 0) for m in _COLON_WORD.finditer(text, start, stop)
+                  if m.start() == 0 or text[m.start() - 1] not in _NAME_CHARACTERS)
+    # the character before a number or a direction is matched too (they follow a space or a `(`)
+    tokens.extend((m.start(1), m.end(1), NUMBER, 0) for m in _NUMBER.finditer(text, max(0, start - 1), stop))
+    tokens.extend((m.start(1), m.end(1), KEYWORD, 0)
+                  for m in _DIRECTION.finditer(text, max(0, start - 1), stop))
+    for m in _HEAD.finditer(text, start, stop):
+        tokens.append((m.start(1), m.end(1), KEYWORD, 0))
+        if m.group(2) is not None and m.group(1).lower() in ("at", "over"):
+            tokens.append((m.start(2), m.end(2), KEYWORD, 0))
+    tokens.sort()
+    if not has_comments:
+        return tokens
+    kept: list[Token] = []
+    comment_end = -1
+    for token in tokens:
+        if token[0] < comment_end:
+            continue  # inside a comment
+        if token[2] == COMMENT:
+            comment_end = token[1]
+        kept.append(token)
+    return kept
+
+
+_MODIFIERS = {"declaration": DECLARATION, "reference": 0}
+
+
+def semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None = None) -> list[Token]:
+    """The tokens of ``text`` (or of the part ``span`` covers), in order, never overlapping; where a
+    name of the index and a lexical token overlap, the name wins."""
+    with gc_paused():  # a few hundred thousand tuples: no cycles for the collector to find
+        return _semantic_tokens(text, index, span)
+
+
+def _semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None) -> list[Token]:
+    if span is None:
+        occurrences: Sequence[Occurrence] = index.occurrences if index is not None else ()
+        lexical = lexical_tokens(text)
+    else:
+        occurrences = index.in_range(span) if index is not None else ()
+        lexical = lexical_tokens(text, text.rfind("\n", 0, span.start) + 1, span.end)
+    by_kind, modifiers = _BY_KIND, _MODIFIERS
+    names: list[Token] = [(where[0], where[1], by_kind[kind], modifiers.get(role, 0))
+                          for where, kind, _key, _text, role, _target in occurrences if kind in by_kind]
+    if not lexical:
+        return names
+    starts = [token[0] for token in names]
+    kept = []
+    for token in lexical:  # few: the names are the bulk of any large file
+        at = bisect.bisect_right(starts, token[0]) - 1
+        if at >= 0 and names[at][1] > token[0]:
+            continue  # inside a name
+        if at + 1 < len(names) and names[at + 1][0] < token[1]:
+            continue  # a name starts inside it
+        kept.append(token)
+    names.extend(kept)
+    names.sort()  # two sorted runs: merged in linear time
+    return names
+
+
+def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list[int]:
+    """LSP's relative encoding: ``deltaLine, deltaStart, length, type, modifiers`` per token, with
+    characters counted in the negotiated position encoding (``utf-16``, ``utf-8`` or ``utf-32``)."""
+    with gc_paused():
+        return _encode(text, tokens, encoding)
+
+
+def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
+    data: list[int] = []
+    extend = data.extend
+    count, rfind, find = text.count, text.rfind, text.find
+    plain = text.isascii() or encoding == "utf-32"
+    line = line_start = previous_line = previous_start = position = 0
+    line_end = find("\n")  # tokens on the current line (most of them) need no counting
+    if line_end < 0:
+        line_end = len(text)
+    for start, end, kind, modifiers in tokens:
+        if start > line_end:  # tokens come in order: the text is walked once
+            line += count("\n", position, start)
+            line_start = rfind("\n", position, start) + 1
+            line_end = find("\n", start)
+            if line_end < 0:
+                line_end = len(text)
+        position = start
+        if plain:
+            column = start - line_start
+            length = end - start
+        else:
+            column = _units(text[line_start:start], encoding)
+            length = _units(text[start:end], encoding)
+        delta_line = line - previous_line
+        extend((delta_line, column - previous_start if delta_line == 0 else column, length, kind, modifiers))
+        previous_line, previous_start = line, column
+    return data
+
+
+def _units(segment: str, encoding: str) -> int:
+    if encoding == "utf-8":
+        return len(segment.encode("utf-8"))
+    return len(segment.encode("utf-16-le")) // 2

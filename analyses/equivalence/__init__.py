@@ -1,0 +1,3 @@
+"""Problem equivalence (Planetarium): scene graphs, fullySpecify, goal closure by search, verdicts,
+grading.
+"""

@@ -1,0 +1,96 @@
+"""FS by brute force: the atoms true in every reachable goal state, found by exploring the states.
+
+This is the definition itself (SPEC §3), so it is right for any domain the state semantics supports —
+but the state space grows exponentially, so it runs under a budget of states and seconds and says
+"unknown" (never a guess) when the budget runs out.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from plansight.analyses.equivalence.scene_graph import Fact
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.semantics.world import World
+
+CANCEL_CHECK_EVERY = 64
+"""Expanded states between two calls of the caller's ``cancelled`` hook (a state costs ~100 µs)."""
+
+
+class Interrupted(Exception):
+    """The caller's ``cancelled`` hook said stop (the editor: a newer edit replaces this text).
+
+    Nothing is concluded, so it is raised rather than returned: no memo can keep it as an answer.
+    """
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    states: int = 200_000
+    seconds: float = 10.0
+    planner_seconds: float = 10.0
+    """Fast Downward's time limit for the ``solvable`` field when the search runs out (0: never)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Closure:
+    """``reachable`` is None and ``closure`` None when the budget ran out (``reason`` says so)."""
+
+    reachable: bool | None
+    closure: frozenset[Fact] | None
+    reason: str = ""
+    states: int = 0
+
+
+def goal_closure(domain: Domain, problem: Problem, budget: Budget,
+                 cancelled: Callable[[], bool] | None = None) -> Closure:
+    """Raises :class:`Interrupted` as soon as ``cancelled()`` is true (asked every few states)."""
+    world = World.build(domain, problem)
+    if world.unsupported:
+        return Closure(None, None, "the state search does not support " + "; ".join(world.unsupported))
+    start = world.initial_state()
+    seen = {start}
+    frontier = deque([start])
+    closure: frozenset[Fact] | None = None
+    deadline = time.monotonic() + budget.seconds
+    goal = problem.goal
+    expanded = 0
+    while frontier:
+        expanded += 1
+        if cancelled is not None and expanded % CANCEL_CHECK_EVERY == 0 and cancelled():
+            raise Interrupted(f"interrupted after {len(seen):,} states")
+        state = frontier.popleft()
+        if world.holds(goal, state):
+            closure = state if closure is None else closure & state
+        for action in world.applicable(state):
+            after = world.apply(action.name, action.args, state)
+            if after not in seen:
+                if len(seen) >= budget.states:
+                    return Closure(
+                        None,
+                        None,
+                        f"more than {budget.states:,} reachable states (the search "
+                        "budget) and no rule for this domain",
+                        len(seen),
+                    )
+                seen.add(after)
+                frontier.append(after)
+        if time.monotonic() > deadline:
+            return Closure(
+                None,
+                None,
+                f"the state search took more than {budget.seconds:g} s (the time "
+                f"budget) after {len(seen):,} states",
+                len(seen),
+            )
+    if closure is None:
+        return Closure(
+            False,
+            None,
+            f"no reachable state satisfies the goal (all {len(seen):,} reachable states explored)",
+            len(seen),
+        )
+    return Closure(True, closure, "", len(seen))

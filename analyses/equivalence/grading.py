@@ -1,0 +1,98 @@
+"""Grading a folder of submissions against a reference problem: which files are submissions, and
+one row per submission. Shared by ``plansight grade`` and the editor's *Grade folder* command.
+
+A submission is a `.pddl` problem directly in the folder (the student is the file's name) or a
+folder (the student is the folder's name; every problem file inside is graded, a folder without
+one is graded "unparseable" so no student silently disappears from the sheet).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+
+from plansight.analyses.equivalence.verdict import Reference, Verdict, compare_text, unparseable
+from plansight.analyses.workspace.association import sniff_header
+
+OUTCOMES = ("equivalent", "not equivalent", "unsolvable", "invalid", "unparseable", "unknown")
+"""Every outcome, in the order reports list them."""
+
+
+def summary_text(counts: Mapping[str, int]) -> str:
+    """``7 submissions: 2 equivalent, 2 not equivalent, ...`` (outcomes in the reports' order)."""
+    listed = ", ".join(f"{counts[o]} {o}" for o in OUTCOMES if counts.get(o))
+    return f"{sum(counts.values())} submissions: {listed or 'none found'}"
+
+
+@dataclass(frozen=True, slots=True)
+class Graded:
+    student: str
+    path: str
+    verdict: Verdict
+
+    def row(self) -> dict[str, object]:
+        v = self.verdict
+        return {
+            "student": self.student,
+            "path": self.path,
+            "outcome": v.outcome,
+            "parseable": v.parseable,
+            "solvable": v.solvable,
+            "equivalent": v.equivalent,
+            "mode": v.mode,
+            "explanation": v.explanation,
+            "method": v.method,
+        }
+
+
+def grade_file(reference: Reference, student: str, path: str, placeholder: bool) -> Graded:
+    if os.path.isdir(path):
+        return Graded(student, path, unparseable("the folder holds no `.pddl` problem.", placeholder))
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        return Graded(student, path, unparseable(f"it cannot be read ({error}).", placeholder))
+    return Graded(student, path, compare_text(reference, path, text, placeholder))
+
+
+def submissions(folder: str, reference: str) -> list[tuple[str, str]]:
+    """(student, problem path) pairs, sorted by student; the reference and domain files are skipped."""
+    skip = os.path.normcase(os.path.abspath(reference))
+    found: list[tuple[str, str]] = []
+
+    def is_candidate(path: str) -> bool:
+        if os.path.normcase(os.path.abspath(path)) == skip:
+            return False
+        try:
+            with open(path, "rb") as handle:
+                head = handle.read(1 << 16).decode("utf-8", errors="replace")
+        except OSError:
+            return True  # reported as unreadable
+        header = sniff_header(head)
+        return header is None or header.kind == "problem"
+
+    for entry in sorted(os.listdir(folder)):
+        path = os.path.join(folder, entry)
+        if entry.startswith("."):
+            continue
+        if os.path.isdir(path):
+            inner = sorted(_pddl_files(path))
+            problems = [p for p in inner if is_candidate(p)]
+            if not problems:
+                found.append((entry, path))  # a student who handed in nothing usable
+            for problem in problems:
+                name = entry if len(problems) == 1 else f"{entry}/{os.path.relpath(problem, path)}"
+                found.append((name, problem))
+        elif entry.lower().endswith(".pddl") and is_candidate(path):
+            found.append((os.path.splitext(entry)[0], path))
+    return found
+
+
+def _pddl_files(folder: str) -> Iterator[str]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = [d for d in dirs if not d.startswith(".")]
+        for name in files:
+            if name.lower().endswith(".pddl"):
+                yield os.path.join(root, name)

@@ -1,0 +1,67 @@
+"""One LTL goal judged against a plan and a reference formula: what `plansight ltl` and the editor's
+code lens show.
+
+The trajectory comes from plan simulation (:func:`.simulate.simulate`), never from a second
+simulator: the pairs (s0, a1), ..., (s_{k-1}, a_k), (s_k, None) of the steps that executed. A plan
+that stops at a non-executable step is judged on what it executed, and the report says so.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from plansight.analyses.ltl.evaluate import Failure, Pair, evaluate
+from plansight.analyses.ltl.f1 import F1Result, goal_f1
+from plansight.analyses.ltl.scope import LtlScope, ltl_scope
+from plansight.analyses.model.ltl import LtlFormula
+from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.plans.simulate import Simulation, simulate
+
+
+@dataclass(frozen=True, slots=True)
+class LtlReport:
+    satisfied: bool | None
+    """None when there is no plan to judge (or it could not be simulated); ``notes`` say why."""
+    satisfied_at: int | None
+    failures: tuple[Failure, ...] = ()
+    f1: F1Result | None = None
+    notes: tuple[str, ...] = ()
+
+
+def trajectory(simulation: Simulation) -> list[Pair]:
+    """The state-action pairs of the executed steps, then the last state with no action."""
+    states = list(simulation.states())
+    pairs: list[Pair] = []
+    for index, state in enumerate(states):
+        step = simulation.steps[index] if index < len(states) - 1 else None
+        action = (step.action.key, *(a.key for a in step.args)) if isinstance(step, PlanStep) else None
+        pairs.append((state, action))
+    return pairs
+
+
+def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Problem | None,
+               plan: Plan | None = None, reference: LtlFormula | None = None) -> LtlReport:
+    if formula is None:
+        return LtlReport(None, None, notes=("the formula could not be parsed",))
+    scope = ltl_scope(formula, domain, problem) if domain is not None else LtlScope()
+    notes: list[str] = []
+    f1: F1Result | None = None
+    if reference is not None:
+        reference_scope = ltl_scope(reference, domain, problem) if domain is not None else LtlScope()
+        f1 = goal_f1(formula, reference, scope, reference_scope)
+        if f1.truncated:
+            notes.append("goal F1: the expansions into simple goals were cut off; the F1 is a lower bound")
+    if plan is None:
+        return LtlReport(None, None, (), f1, tuple(notes))
+    if domain is None or problem is None:
+        notes.append("no problem (and domain) is linked, so the plan cannot be simulated")
+        return LtlReport(None, None, (), f1, tuple(notes))
+    simulation = simulate(domain, problem, plan)
+    if simulation.skipped_reason is not None:
+        notes.append(f"the plan was not simulated: {simulation.skipped_reason}")
+        return LtlReport(None, None, (), f1, tuple(notes))
+    if simulation.failure is not None:
+        notes.append(f"the plan stops at step {simulation.failure.index} ({simulation.failure.message}); "
+                     f"the goal is judged on the {simulation.failure.index} steps before it")
+    result = evaluate(formula, trajectory(simulation), scope)
+    return LtlReport(result.satisfied, result.satisfied_at, result.failures, f1, tuple(notes))

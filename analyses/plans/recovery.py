@@ -1,0 +1,279 @@
+"""Plan recovery (seed 004): keep the correct prefix (pi_corr), let Fast Downward plan the rest (pi_comp).
+
+Fast Downward ships in the `up-fast-downward` wheel (its driver script and the compiled search
+binary); we run its driver as a subprocess on PDDL text printed by `printer.py` into a temporary
+folder, with the time and memory budget on its command line and a wall-clock guard of our own. The
+subprocess runs in its own process group so a cancel (a `threading.Event`) or an overrun kills the
+translator and the search together. Nothing here blocks an event loop: callers in the server run
+these functions in a worker thread.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import logging
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from plansight.analyses.model.pddl import Atom, Domain, Problem, name
+from plansight.analyses.model.printer import print_domain, print_problem
+from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
+from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
+from plansight.analyses.semantics.world import GroundAtom, World
+
+log = logging.getLogger(__name__)
+
+OPTIMAL_SEARCH = "astar(lmcut())"
+"""The paper's planner configuration (its ground-truth plans come from A* with LM-cut)."""
+FALLBACK_SEARCH = "lazy_greedy([ff()], preferred=[ff()])"
+"""Used when LM-cut does not support the task (e.g. conditional effects): not optimal, but complete."""
+
+PlannerStatus = Literal[
+    "solved", "unsolvable", "timeout", "out-of-memory", "unsupported", "error", "cancelled"
+]
+
+_UNSOLVABLE = {10, 11}
+_TIMEOUT = {21, 23, 24, 232, -24}  # 232 = -SIGXCPU: a component hit the CPU-time limit
+_MEMORY = {20, 22}
+_UNSUPPORTED = {34, 37}
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    time_limit_s: float = 30.0
+    memory_limit_mb: int = 2048
+
+
+@dataclass(frozen=True, slots=True)
+class PlannerResult:
+    status: PlannerStatus
+    plan: tuple[Action, ...] | None
+    planner: str
+    message: str
+    seconds: float
+
+    @property
+    def solved(self) -> bool:
+        return self.status == "solved"
+
+
+def fast_downward_driver() -> Path | None:
+    """The driver script inside the installed up-fast-downward wheel, or None when it is missing."""
+    try:
+        import up_fast_downward
+    except ImportError:
+        return None
+    driver = Path(up_fast_downward.__file__).parent / "downward" / "fast-downward.py"
+    return driver if driver.is_file() else None
+
+
+def _kill_group(process: subprocess.Popen[bytes]) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(process.pid, signal.SIGKILL)
+    process.wait()
+
+
+def _run(
+    command: list[str], cwd: str, wall_limit: float, cancel: threading.Event | None
+) -> tuple[int | None, str, bool]:
+    """Run until done, past `wall_limit`, or cancelled; returns (exit code, output tail, cancelled)."""
+    log_path = os.path.join(cwd, "planner.log")
+    with open(log_path, "wb") as output:
+        process = subprocess.Popen(
+            command,
+            cwd=cwd,
+            stdout=output,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        deadline = time.monotonic() + wall_limit
+        code: int | None = None
+        cancelled = False
+        while True:
+            try:
+                code = process.wait(timeout=0.05)
+                break
+            except subprocess.TimeoutExpired:
+                pass
+            if cancel is not None and cancel.is_set():
+                cancelled = True
+                _kill_group(process)
+                break
+            if time.monotonic() > deadline:
+                _kill_group(process)
+                break
+    tail = Path(log_path).read_text(errors="replace")[-2000:]
+    return code, tail, cancelled
+
+
+def _read_plan(path: Path) -> tuple[Action, ...]:
+    actions: list[Action] = []
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line.startswith("(") and not line.startswith(";"):
+            action = parse_action_text(line)
+            if action is not None:
+                actions.append(action)
+    return tuple(actions)
+
+
+def solve_text(
+    domain_text: str,
+    problem_text: str,
+    budget: Budget = Budget(),
+    cancel: threading.Event | None = None,
+    search: str = OPTIMAL_SEARCH,
+) -> PlannerResult:
+    """Run Fast Downward on PDDL text; falls back to a greedy search when LM-cut cannot handle it."""
+    driver = fast_downward_driver()
+    planner = f"fast-downward {search}"
+    started = time.monotonic()
+    if driver is None:
+        return PlannerResult(
+            "error", None, planner, "Fast Downward is not installed (pip install up-fast-downward)", 0.0
+        )
+    with tempfile.TemporaryDirectory(prefix="plansight-fd-") as work:
+        Path(work, "domain.pddl").write_text(domain_text)
+        Path(work, "problem.pddl").write_text(problem_text)
+        seconds = max(1, int(budget.time_limit_s))
+        command = [
+            sys.executable,
+            str(driver),
+            "--plan-file",
+            "plan",
+            "--overall-time-limit",
+            f"{seconds}s",
+            "--overall-memory-limit",
+            f"{budget.memory_limit_mb}M",
+            "domain.pddl",
+            "problem.pddl",
+            "--search",
+            search,
+        ]
+        code, tail, cancelled = _run(command, work, budget.time_limit_s + 5.0, cancel)
+        elapsed = time.monotonic() - started
+        if cancelled:
+            return PlannerResult("cancelled", None, planner, "cancelled", elapsed)
+        plan_file = Path(work, "plan")
+        if code in (0, 1, 2, 3) and plan_file.is_file():
+            return PlannerResult("solved", _read_plan(plan_file), planner, "plan found", elapsed)
+        if code in _UNSUPPORTED and search == OPTIMAL_SEARCH:
+            remaining = Budget(max(1.0, budget.time_limit_s - elapsed), budget.memory_limit_mb)
+            return solve_text(domain_text, problem_text, remaining, cancel, FALLBACK_SEARCH)
+        if code is None:
+            return PlannerResult(
+                "timeout", None, planner, f"no plan within {budget.time_limit_s:g} s", elapsed
+            )
+        if code in _UNSOLVABLE:
+            return PlannerResult(
+                "unsolvable", None, planner, "the goal cannot be reached from this state", elapsed
+            )
+        if code in _TIMEOUT:
+            return PlannerResult(
+                "timeout", None, planner, f"no plan within {budget.time_limit_s:g} s", elapsed
+            )
+        if code in _MEMORY:
+            return PlannerResult(
+                "out-of-memory",
+                None,
+                planner,
+                f"the planner needed more than {budget.memory_limit_mb} MB",
+                elapsed,
+            )
+        if code in _UNSUPPORTED:
+            return PlannerResult(
+                "unsupported", None, planner, "Fast Downward does not support this task", elapsed
+            )
+        last = [line for line in tail.splitlines() if line.strip()][-3:]
+        return PlannerResult(
+            "error", None, planner, f"Fast Downward failed (exit {code}): " + " | ".join(last), elapsed
+        )
+
+
+def solve(
+    domain: Domain, problem: Problem, budget: Budget = Budget(), cancel: threading.Event | None = None
+) -> PlannerResult:
+    """Solve a parsed domain + problem with Fast Downward (also the equivalence checker's
+    solvability test: status "unsolvable" is a proof, "timeout"/"out-of-memory" are not)."""
+    return solve_text(print_domain(domain), print_problem(problem), budget, cancel)
+
+
+def with_initial_state(problem: Problem, state: Iterable[GroundAtom]) -> Problem:
+    """The same problem starting from `state` (the atoms that hold; everything else is false)."""
+    atoms = tuple(Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:])) for atom in sorted(state))
+    return dataclasses.replace(problem, init=atoms)
+
+
+@dataclass(frozen=True, slots=True)
+class Recovery:
+    prefix: tuple[Action, ...]
+    completion: tuple[Action, ...]
+    status: PlannerStatus | Literal["already-valid", "skipped"]
+    planner: str
+    message: str
+    prefix_rule: Literal["reference-state", "executable-prefix"]
+    seconds: float = 0.0
+
+    @property
+    def plan(self) -> tuple[Action, ...] | None:
+        return self.prefix + self.completion if self.status in ("solved", "already-valid") else None
+
+    def to_json(self) -> dict[str, Any]:
+        """The `recovery` object of `plansight plan --format json` (SPEC.md section 2, plus more keys)."""
+        plan = self.plan
+        return {
+            "prefix": [action_text(a) for a in self.prefix],
+            "completion": [action_text(a) for a in self.completion],
+            "plan": None if plan is None else [action_text(a) for a in plan],
+            "planner": self.planner,
+            "status": self.status,
+            "message": self.message,
+            "prefix_rule": self.prefix_rule,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def recover(
+    domain: Domain,
+    problem: Problem,
+    plan: Sequence[Action],
+    reference: Sequence[Action] | None = None,
+    budget: Budget = Budget(),
+    cancel: threading.Event | None = None,
+    world: World | None = None,
+) -> Recovery:
+    """pi_corr + pi_comp. With a reference plan pi_corr follows the paper: the plan up to the first
+    time it reaches the latest reference state it reaches at all; without one it is the executable
+    prefix (the first LEA actions). The planner then solves the problem from the state after pi_corr.
+    ``world`` may be passed to reuse one built for the same domain and problem."""
+    world = world or World.build(domain, problem)
+    simulation = simulate_actions(domain, problem, plan, world)
+    planner = f"fast-downward {OPTIMAL_SEARCH}"
+    rule: Literal["reference-state", "executable-prefix"] = (
+        "reference-state" if reference else "executable-prefix"
+    )
+    if simulation.skipped_reason is not None:
+        return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.skipped_reason}", rule)
+    if simulation.valid:
+        return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
+    states = list(simulation.states())
+    if reference:
+        reference_states = list(simulate_actions(domain, problem, reference, world).states())
+        keep = reference_prefix_length(states, reference_states)
+    else:
+        keep = len(states) - 1
+    prefix = tuple(plan[:keep])
+    result = solve(domain, with_initial_state(problem, states[keep]), budget, cancel)
+    completion = result.plan if result.plan is not None else ()
+    return Recovery(prefix, completion, result.status, result.planner, result.message, rule, result.seconds)

@@ -1,0 +1,86 @@
+"""How a simulated plan is written for people: a step's effects, a state, the one-line summary.
+
+The editor (inlay hints, hover, code lens) and the CLI's text output describe the same simulation, so
+they share these words: a user who reads `+(holding a) -(on-table a)` in the terminal sees the same in
+the editor. Everything here takes plain values (ground atoms, counts) and returns strings.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from itertools import groupby
+
+from plansight.analyses.semantics.world import GroundAtom, format_atom
+
+EFFECTS_WIDTH = 60
+"""Characters an inlay hint may take before the rest is summarised as "… +N": a hint wider than
+this pushes the plan text off the screen, and the full list is one hover away in the tooltip."""
+
+
+def effect_items(added: Iterable[GroundAtom], deleted: Iterable[GroundAtom]) -> list[str]:
+    """``+(holding a)``, ``-(on-table a)``: additions first, each group in the order given."""
+    return [*("+" + format_atom(atom) for atom in added), *("-" + format_atom(atom) for atom in deleted)]
+
+
+def effects_line(added: Sequence[GroundAtom], deleted: Sequence[GroundAtom],
+                 width: int = EFFECTS_WIDTH) -> str:
+    """The effects on one line of at most about ``width`` characters; what does not fit becomes
+    ``… +N more`` (the first item is always shown, however long). A step that changed nothing
+    says so rather than showing an empty hint."""
+    items = effect_items(added, deleted)
+    if not items:
+        return "no change"
+    shown: list[str] = []
+    used = 0
+    for position, item in enumerate(items):
+        rest = len(items) - position
+        tail = len(f" … +{rest - 1} more") if rest > 1 else 0
+        if shown and used + 1 + len(item) + tail > width:
+            return " ".join(shown) + f" … +{rest} more"
+        used += len(item) + (1 if shown else 0)
+        shown.append(item)
+    return " ".join(shown)
+
+
+def state_groups(state: Iterable[GroundAtom]) -> list[tuple[str, list[str]]]:
+    """The atoms of a state sorted and grouped by predicate: ``[("clear", ["(clear a)", ...]), ...]``."""
+    ordered = sorted(state)
+    return [(predicate, [format_atom(atom) for atom in atoms])
+            for predicate, atoms in groupby(ordered, key=lambda atom: atom[0])]
+
+
+def state_lines(state: Iterable[GroundAtom]) -> list[str]:
+    """One line per predicate, its atoms side by side: a 40-atom state stays readable at a glance."""
+    return [" ".join(atoms) for _predicate, atoms in state_groups(state)]
+
+
+def sorted_atoms(state: Iterable[GroundAtom]) -> list[str]:
+    """The atoms of a state as PDDL text, in a stable order (predicate, then arguments)."""
+    return [format_atom(atom) for atom in sorted(state)]
+
+
+def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_satisfied: int,
+                 goals_total: int, stv: int | None = None, lcs: int | None = None,
+                 score: float | None = None) -> str:
+    """``valid`` or ``LEA 3/8 · 2 of 5 goals hold · StV 4``; the reference metrics follow when known.
+
+    An executable plan whose goal fails is not "valid" but has nothing to locate, so its summary
+    leads with the goals instead of an LEA equal to the length.
+    """
+    parts: list[str] = []
+    if valid:
+        parts.append("valid")
+    else:
+        if lea is not None and lea < length:
+            parts.append(f"LEA {lea}/{length}")
+        elif lea is not None:
+            parts.append(f"executable ({length} step{'s' if length != 1 else ''})")
+        parts.append(f"{goals_satisfied} of {goals_total} goal holds" if goals_total == 1
+                     else f"{goals_satisfied} of {goals_total} goals hold")
+    if stv is not None:
+        parts.append(f"StV {stv}")
+    if lcs is not None:
+        parts.append(f"LCS {lcs}")
+    if score is not None:
+        parts.append(f"score {score:.2f}")
+    return " · ".join(parts)

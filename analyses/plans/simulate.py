@@ -1,0 +1,335 @@
+"""Simulate a plan step by step (SPEC.md §3): the trace, LEA, where and why the plan breaks, goals.
+
+The state after each step is not stored: a 10,000-step plan over a large problem would hold
+10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms); states
+are rebuilt on demand from the nearest checkpoint (one frozen state every ``CHECKPOINT_EVERY``
+steps), and the explanation of a failure walks the deltas backwards to find the step after which a
+missing atom stopped holding.
+
+Failure categories follow the Embodied Agent Interface (seed 002, Appendix D.2): first the static
+"grammar" errors (``parse``, ``unknown_action``, ``arity``, ``unknown_object``, ``type``), then the
+runtime ones in the paper's order — ``additional_step`` when everything the step would add holds
+already, ``missing_step`` when some unsatisfied precondition never held before, ``wrong_order`` when
+each held at some earlier point.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass, field
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.suggest import suffix
+from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.semantics.world import GroundAtom, State, StateLike, Unmet, World, format_atom
+
+CHECKPOINT_EVERY = 256
+
+STATIC_CATEGORIES = ("parse", "unknown_action", "arity", "unknown_object", "type")
+RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order")
+CATEGORY_WORDS = {
+    "parse": "not an action",
+    "unknown_action": "unknown action",
+    "arity": "wrong number of arguments",
+    "unknown_object": "unknown object",
+    "type": "argument of the wrong type",
+    "additional_step": "additional step",
+    "missing_step": "missing step",
+    "wrong_order": "wrong order",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Unparsed:
+    """A plan line that is not an action at all; it counts as a step, in its place."""
+
+    text: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class TraceStep:
+    """One executed step and what it changed (atoms that became true / false)."""
+
+    index: int
+    step: PlanStep
+    added: tuple[GroundAtom, ...]
+    deleted: tuple[GroundAtom, ...]
+
+    @property
+    def action(self) -> str:
+        return step_text(self.step)
+
+    @property
+    def span(self) -> Span:
+        return self.step.span
+
+
+@dataclass(frozen=True, slots=True)
+class Missing:
+    """An unsatisfied part of the failing step's precondition, and the step (0-based) after which
+    it stopped holding, when it ever held."""
+
+    text: str
+    stopped_after: int | None
+    held_before: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Failure:
+    index: int
+    action: str
+    category: str
+    unsatisfied: tuple[Missing, ...]
+    message: str
+    span: Span
+
+
+@dataclass(frozen=True, slots=True)
+class Goals:
+    satisfied: tuple[str, ...]
+    unsatisfied: tuple[str, ...]
+
+    @property
+    def fraction(self) -> float:
+        total = len(self.satisfied) + len(self.unsatisfied)
+        return len(self.satisfied) / total if total else 1.0
+
+
+@dataclass(frozen=True)
+class Simulation:
+    """The outcome of simulating one plan. When ``skipped_reason`` is set nothing was simulated:
+    ``lea``, ``executable`` and ``valid`` are None (unknown), never a guess."""
+
+    length: int
+    steps: tuple[PlanStep | Unparsed, ...]
+    trace: tuple[TraceStep, ...] = ()
+    failure: Failure | None = None
+    goals: Goals = Goals((), ())
+    redundant: tuple[int, ...] = ()
+    skipped_reason: str | None = None
+    world: World | None = None
+    initial: State = frozenset()
+    _checkpoints: tuple[State, ...] = field(default=(), repr=False)
+
+    @property
+    def lea(self) -> int | None:
+        if self.skipped_reason is not None:
+            return None
+        return self.failure.index if self.failure is not None else self.length
+
+    @property
+    def executable(self) -> bool | None:
+        return None if self.skipped_reason is not None else self.failure is None
+
+    @property
+    def valid(self) -> bool | None:
+        if self.skipped_reason is not None:
+            return None
+        return self.failure is None and not self.goals.unsatisfied
+
+    @property
+    def unreached(self) -> range:
+        """Indices of the steps after the failing one."""
+        return range(self.failure.index + 1, self.length) if self.failure is not None else range(0)
+
+    def state_before(self, index: int) -> State:
+        """The state before step ``index`` (0-based); ``index == len(trace)`` is where it stopped."""
+        if not 0 <= index <= len(self.trace):
+            raise IndexError(index)
+        checkpoint = index // CHECKPOINT_EVERY
+        state = set(self._checkpoints[checkpoint] if self._checkpoints else self.initial)
+        for step in self.trace[checkpoint * CHECKPOINT_EVERY:index]:
+            state.difference_update(step.deleted)
+            state.update(step.added)
+        return frozenset(state)
+
+    def state_after(self, index: int) -> State:
+        return self.state_before(index + 1)
+
+    @property
+    def stop_state(self) -> State:
+        """The state after the last executed step (the final state of an executable plan)."""
+        return self.state_before(len(self.trace))
+
+    def states(self) -> Iterator[State]:
+        """s0, s1, ... s_lea: the initial state and the state after each executed step."""
+        state = set(self.initial)
+        yield frozenset(state)
+        for step in self.trace:
+            state.difference_update(step.deleted)
+            state.update(step.added)
+            yield frozenset(state)
+
+
+def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
+             world: World | None = None) -> Simulation:
+    """Simulate ``plan`` (a parsed plan, or its steps with :class:`Unparsed` lines in place) from the
+    problem's initial state. ``world`` may be passed to reuse one built for the same pair."""
+    steps = tuple(plan.steps if isinstance(plan, Plan) else plan)
+    world = world or World.build(domain, problem)
+    if world.unsupported:
+        reason = "; ".join(world.unsupported)
+        return Simulation(len(steps), steps, skipped_reason=reason, world=world,
+                          initial=world.initial_state())
+    return _Simulator(world, steps).run()
+
+
+def unparsed_lines(text: str, plan: Plan, diagnostics: Sequence[Diagnostic]) -> list[PlanStep | Unparsed]:
+    """The plan's steps with the lines the parser could not read as a step in their places.
+
+    A line counts as unparsed when a syntax error sits on it and no step starts on it (a step whose
+    `)` was only missing still parses, and counts as that step).
+    """
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    if not errors:
+        return list(plan.steps)
+    step_lines = {_line_start(text, s.span.start) for s in plan.steps}
+    bad: dict[int, Unparsed] = {}
+    for diagnostic in errors:
+        start = _line_start(text, diagnostic.span.start)
+        if start in step_lines or start in bad:
+            continue
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        content = line.split(";", 1)[0].rstrip()
+        stripped = len(line) - len(line.lstrip())
+        if content.strip():
+            bad[start] = Unparsed(content.strip(), Span(start + stripped, start + len(content)))
+    merged: list[PlanStep | Unparsed] = [*plan.steps, *bad.values()]
+    merged.sort(key=lambda item: item.span.start)
+    return merged
+
+
+def _line_start(text: str, offset: int) -> int:
+    return text.rfind("\n", 0, offset) + 1
+
+
+def step_text(step: PlanStep | Unparsed) -> str:
+    if isinstance(step, Unparsed):
+        return step.text
+    return format_atom((step.action.display, *(a.display for a in step.args)))
+
+
+class _Simulator:
+    def __init__(self, world: World, steps: tuple[PlanStep | Unparsed, ...]) -> None:
+        self.world = world
+        self.steps = steps
+        self.initial = world.initial_state()
+        self.trace: list[TraceStep] = []
+        self.checkpoints: list[State] = [self.initial]
+        self.redundant: list[int] = []
+
+    def run(self) -> Simulation:
+        state: set[GroundAtom] = set(self.initial)
+        world = self.world
+        failure: Failure | None = None
+        trace = self.trace
+        for index, step in enumerate(self.steps):
+            if index and index % CHECKPOINT_EVERY == 0:
+                self.checkpoints.append(frozenset(state))
+            if isinstance(step, Unparsed):
+                failure = Failure(index, step.text, "parse", (), (
+                    f"Step {index + 1} `{step.text}` is not an action `(name arg ...)`, so the plan "
+                    f"stops here (category: {CATEGORY_WORDS['parse']})."), step.span)
+                break
+            ground = world.ground(step.action.key, [a.key for a in step.args])
+            if ground.problem is not None:
+                failure = self._static_failure(index, step, ground.problem)
+                break
+            if not ground.applicable(state):
+                failure = self._runtime_failure(index, step, state, ground.binding)
+                break
+            adds, deletes = ground.changes(state)
+            deleted = tuple(a for a in deletes if a in state and a not in adds)
+            added = tuple(a for a in adds if a not in state)
+            if ground.effects is None:  # collected afresh: may hold repeats
+                deleted, added = tuple(dict.fromkeys(deleted)), tuple(dict.fromkeys(added))
+            state.difference_update(deleted)
+            state.update(added)
+            if not added and not deleted:
+                self.redundant.append(index)
+            trace.append(TraceStep(index, step, added, deleted))
+        goals = self._goals(state)
+        return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
+                          None, world, self.initial, tuple(self.checkpoints))
+
+    def _goals(self, state: StateLike) -> Goals:
+        satisfied: list[str] = []
+        unsatisfied: list[str] = []
+        for formula, text in self.world.goal_literals():
+            (satisfied if self.world.holds(formula, state) else unsatisfied).append(text)
+        return Goals(tuple(satisfied), tuple(unsatisfied))
+
+    def _static_failure(self, index: int, step: PlanStep, category: str) -> Failure:
+        text = step_text(step)
+        compiled = self.world.action(step.action.key)
+        hint = ""
+        if category == "unknown_action":
+            reason = f"`{step.action.display}` is not an action of the domain"
+            hint = suffix(step.action.display, [a.action.name.display for a in self.world.actions])
+        elif category == "arity":
+            assert compiled is not None
+            expected = len(compiled.parameters)
+            reason = (f"`{step.action.display}` takes {expected} argument{'s' if expected != 1 else ''}, "
+                      f"got {len(step.args)}")
+        elif category == "unknown_object":
+            unknown = [a.display for a in step.args if a.key not in self.world.objects.ancestry]
+            reason = ", ".join(f"`{u}`" for u in unknown) + (
+                " is not an object" if len(unknown) == 1 else " are not objects") + " of the problem"
+        else:
+            reason = "an argument's type does not fit the action's parameter"
+        message = (f"Step {index + 1} {text} cannot be executed: {reason} "
+                   f"(category: {CATEGORY_WORDS[category]}).{hint}")
+        return Failure(index, text, category, (), message, step.span)
+
+    def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom],
+                         binding: dict[str, str]) -> Failure:
+        world = self.world
+        compiled = world.action(step.action.key)
+        assert compiled is not None
+        unmet = world.unmet(compiled.action.precondition, state, binding)
+        missing = tuple(self._history(u, state, index) for u in unmet)
+        adds: list[GroundAtom] = []
+        compiled.collect(state, binding, adds, [])
+        text = step_text(step)
+        reasons = "; ".join(self._explain(m) for m in missing) or "its precondition is false"
+        if adds and all(a in state for a in adds):
+            category = "additional_step"
+            held = " ".join(format_atom(a) for a in dict.fromkeys(adds))
+            why = f"what it achieves already holds ({held}): the step is not needed"
+        elif any(not m.held_before for m in missing):
+            category = "missing_step"
+            why = "a step that makes the precondition true is missing before it"
+        else:
+            category = "wrong_order"
+            why = "the precondition held earlier, so the steps are out of order"
+        message = (f"Step {index + 1} {text} is not executable: {reasons}. "
+                   f"Category: {CATEGORY_WORDS[category]} ({why}).")
+        return Failure(index, text, category, missing, message, step.span)
+
+    def _history(self, unmet: Unmet, state: set[GroundAtom], index: int) -> Missing:
+        """When ``unmet`` last held: walk the deltas backwards from the failing step."""
+        if unmet.atom is not None:
+            for step in reversed(self.trace):
+                # a positive atom stopped holding when deleted; a negative literal when its atom was added
+                if unmet.atom in (step.deleted if unmet.positive else step.added):
+                    return Missing(unmet.text, step.index, True)
+            return Missing(unmet.text, None, False)  # it would still hold had it held initially
+        current = set(state)
+        for step in reversed(self.trace):
+            current.difference_update(step.added)
+            current.update(step.deleted)
+            if self.world.holds(unmet.formula, current, unmet.binding):
+                return Missing(unmet.text, step.index, True)
+        return Missing(unmet.text, None, False)
+
+    def _explain(self, missing: Missing) -> str:
+        if missing.stopped_after is not None:
+            stopped = self.trace[missing.stopped_after]
+            return (f"{missing.text} is false: it stopped holding after step "
+                    f"{missing.stopped_after + 1} {stopped.action}")
+        return f"{missing.text} is false and has not held at any point so far"
+

@@ -1,0 +1,1 @@
+"""PDDL's state semantics: grounding, states, and what actions do to them."""

@@ -1,0 +1,695 @@
+"""Ground states and what actions do to them: the one definition of PDDL's state semantics.
+
+Plan simulation, the editor's state views, equivalence (state-space search) and LTL evaluation all
+ask the same questions — which atoms hold initially, does a formula hold, what does an action change,
+which actions apply — so they are answered here, once. A :class:`World` is built from a domain and a
+problem; every action's precondition and effect is compiled once into closures over a binding of its
+parameters, because a 10,000-step plan evaluates them 10,000 times and re-walking the model each time
+would be an order of magnitude slower.
+
+Supported: STRIPS, typing (with ``either``), negative preconditions, equality, ``or`` / ``imply`` /
+``not`` over any formula, ``forall`` / ``exists`` grounded over the typed objects and constants,
+conditional effects (evaluated in the state before the step), ``forall`` effects, and action costs
+(``increase (total-cost) ...`` changes nothing an action's applicability depends on, so it is
+ignored). Anything whose meaning needs more (numeric fluents, time, derived predicates, PDDL3
+constraints, non-determinism) is listed in :attr:`World.unsupported` with a reason a user
+understands, so that callers skip simulation instead of giving a wrong verdict.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+from collections.abc import Callable, Collection, Container, Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from typing import NamedTuple
+
+from plansight.analyses.model.pddl import (
+    Action,
+    And,
+    Atom,
+    Comparison,
+    Domain,
+    Equality,
+    Formula,
+    Imply,
+    Modal,
+    Not,
+    NumericEffect,
+    Or,
+    Preference,
+    Problem,
+    Quantified,
+    TimedLiteral,
+    TimeSpecified,
+    TypedName,
+    When,
+    conjuncts,
+    walk,
+)
+from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
+from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
+
+GroundAtom = tuple[str, ...]
+"""``("on", "a", "b")``: the predicate then the arguments, all lower-cased keys."""
+State = frozenset[GroundAtom]
+StateLike = Collection[GroundAtom]
+"""Anything with ``in``: a frozen :data:`State`, or the mutable set a simulation steps forward."""
+Binding = Mapping[str, str]
+"""Variable key (``?x``) -> object key."""
+
+Check = Callable[[StateLike, Binding], bool]
+Collect = Callable[[StateLike, Binding, list[GroundAtom], list[GroundAtom]], None]
+"""Appends the atoms an effect adds and deletes in a state (conditions read the state before)."""
+
+ACTION_COSTS = frozenset({"total-cost"})
+GROUND_CACHE_SIZE = 200_000
+_VARIABLE = re.compile(r"\?[^\s()]+")
+
+
+class GroundAction(NamedTuple):
+    name: str
+    args: tuple[str, ...]
+
+    @property
+    def text(self) -> str:
+        return format_atom((self.name, *self.args))
+
+
+def format_atom(atom: GroundAtom) -> str:
+    """``(on a b)``, ``(handempty)``."""
+    return "(" + " ".join(atom) + ")"
+
+
+def format_literal(atom: GroundAtom, positive: bool) -> str:
+    return format_atom(atom) if positive else f"(not {format_atom(atom)})"
+
+
+class Unmet(NamedTuple):
+    """A part of a condition that is false: a ground literal (``atom`` set) or a larger formula."""
+
+    text: str
+    atom: GroundAtom | None
+    positive: bool
+    formula: Formula
+    binding: Binding
+
+
+def ground_text(formula: Formula, binding: Binding) -> str:
+    """A formula on one line with its bound variables replaced by their objects."""
+    from plansight.analyses.model.printer import print_formula
+
+    text = " ".join(print_formula(formula).split())
+    return _VARIABLE.sub(lambda m: binding.get(m.group(0).lower(), m.group(0)), text)
+
+
+CallProblem = str
+"""A static reason a step cannot even be grounded: ``unknown_action``, ``arity``,
+``unknown_object`` or ``type`` (the Embodied Agent Interface's hallucination / grammar errors)."""
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledAction:
+    """One action schema, compiled: its parameters, a precondition check and an effect collector."""
+
+    action: Action
+    parameters: tuple[str, ...]
+    accepted: tuple[Accepted, ...]
+    precondition: Check
+    collect: Collect
+    join_atoms: tuple[tuple[str, tuple[str, ...]], ...]
+    """Positive atoms of the precondition's top-level conjunction: candidate bindings are joined
+    from the atoms of the state that match them, before any other test (see :meth:`World.applicable`)."""
+    literals: tuple[tuple[bool, Callable[[Binding], GroundAtom]], ...] | None
+    """The precondition as (positive?, atom template) literals when it is a conjunction of literals
+    (equalities aside), so a ground step can test plain set membership; None for other shapes."""
+    equalities: tuple[tuple[bool, str, str], ...]
+    state_free_effects: bool
+    """No conditional effect: what the action adds and deletes depends only on its arguments."""
+
+    @property
+    def name(self) -> str:
+        return self.action.name.key
+
+
+@dataclass(frozen=True, slots=True)
+class GroundStep:
+    """A ground action resolved against a world (see :meth:`World.ground`)."""
+
+    name: str
+    args: tuple[str, ...]
+    problem: CallProblem | None
+    compiled: CompiledAction | None
+    binding: dict[str, str]
+    positive: tuple[GroundAtom, ...] | None
+    """The precondition's positive ground atoms, or None when it is not a plain conjunction of
+    literals (then the compiled check decides)."""
+    negative: tuple[GroundAtom, ...]
+    effects: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] | None
+    """(adds, deletes) when they do not depend on the state."""
+
+    def applicable(self, state: StateLike) -> bool:
+        if self.compiled is None or self.problem is not None:
+            return False
+        if self.positive is None:
+            return self.compiled.precondition(state, self.binding)
+        return all(a in state for a in self.positive) and not any(a in state for a in self.negative)
+
+    def changes(self, state: StateLike) -> tuple[Sequence[GroundAtom], Sequence[GroundAtom]]:
+        """(adds, deletes) in ``state``."""
+        if self.effects is not None:
+            return self.effects
+        assert self.compiled is not None
+        adds: list[GroundAtom] = []
+        deletes: list[GroundAtom] = []
+        self.compiled.collect(state, self.binding, adds, deletes)
+        return adds, deletes
+
+
+class World:
+    """A domain and a problem, ready to be simulated.
+
+    Build with :meth:`World.build`. ``unsupported`` lists why simulating this pair could give a
+    wrong answer (empty when the pair is within the supported fragment).
+    """
+
+    def __init__(self, domain: Domain, problem: Problem, vocab: Vocabulary, objects: ObjectTable,
+                 unsupported: tuple[str, ...]) -> None:
+        self.domain = domain
+        self.problem = problem
+        self.vocabulary = vocab
+        self.objects = objects
+        self.unsupported = unsupported
+        self._signatures = Signatures(vocab.actions, vocab.types)
+        self._typed_lists: dict[Accepted, tuple[str, ...]] = {}
+        self._checks: dict[int, tuple[object, Check]] = {}
+        self._actions: dict[str, CompiledAction] = {}
+        for key, action in vocab.actions.items():
+            if action.kind == "action":
+                self._actions[key] = self._compile_action(action)
+        self._initial = frozenset(_initial_atoms(problem))
+        self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
+        self._fitting: dict[str, dict[str, Container[str]]] = {}
+
+    @classmethod
+    def build(cls, domain: Domain, problem: Problem) -> World:
+        vocab = vocabulary(domain)
+        typed = vocab.typing or bool(vocab.types)
+        objects = ObjectTable(vocab, problem, typed)
+        return cls(domain, problem, vocab, objects, unsupported_constructs(domain, problem))
+
+    # --- objects ---------------------------------------------------------------------------------
+
+    @property
+    def object_names(self) -> tuple[str, ...]:
+        """Every object and constant key, constants first, in declaration order."""
+        return self._objects_accepting(None)
+
+    def objects_of_type(self, type_key: str) -> tuple[str, ...]:
+        """The objects and constants that may stand where ``type_key`` is declared."""
+        from plansight.analyses.model.pddl import TypeRef, name
+
+        return self._objects_accepting(accepted(TypeRef((name(type_key),)), self.vocabulary.types))
+
+    def _objects_accepting(self, wanted: Accepted) -> tuple[str, ...]:
+        found = self._typed_lists.get(wanted)
+        if found is None:
+            fitting = self.objects.fitting(wanted)
+            found = tuple(k for k in self.objects.declared if k in fitting)
+            self._typed_lists[wanted] = found
+        return found
+
+    # --- states ----------------------------------------------------------------------------------
+
+    def initial_state(self) -> State:
+        return self._initial
+
+    def holds(self, formula: Formula | None, state: StateLike, binding: Binding | None = None) -> bool:
+        """Whether ``formula`` holds in ``state`` with its free variables bound by ``binding``."""
+        if formula is None:
+            return True
+        return self._check(formula)(state, binding or {})
+
+    def _check(self, formula: Formula) -> Check:
+        cached = self._checks.get(id(formula))
+        if cached is None:
+            cached = (formula, self._compile(formula))  # keeps the formula alive, so its id stays unique
+            self._checks[id(formula)] = cached
+        return cached[1]
+
+    def goal_literals(self) -> list[tuple[Formula, str]]:
+        """The goal's top-level conjuncts, each with its text as written: ``(on a b)``."""
+        return [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)]
+
+    def unmet(self, formula: Formula | None, state: StateLike, binding: Binding | None = None) -> list[Unmet]:
+        """Why ``formula`` is false in ``state``: the failing literals of its conjunctions (the first
+        failing instance of a ``forall``), each ground; other shapes (``or``, ``exists``) as a whole.
+        Empty when the formula holds."""
+        out: list[Unmet] = []
+        if formula is not None:
+            self._unmet(formula, state, dict(binding or {}), out)
+        return out
+
+    def _unmet(self, formula: Formula, state: StateLike, binding: dict[str, str], out: list[Unmet]) -> None:
+        if self._check(formula)(state, binding):
+            return
+        if isinstance(formula, And):
+            for part in formula.args:
+                self._unmet(part, state, binding, out)
+            return
+        if isinstance(formula, Quantified) and formula.quantifier == "forall":
+            names, pools = self._quantified(formula.variables)
+            body = self._check(formula.body)
+            for values in itertools.product(*pools):
+                inner = {**binding, **dict(zip(names, values, strict=True))}
+                if not body(state, inner):
+                    self._unmet(formula.body, state, inner, out)
+                    return
+        literal = formula.arg if isinstance(formula, Not) else formula
+        if isinstance(literal, Atom):
+            atom = (literal.predicate.key, *(binding.get(a.key, a.key) for a in literal.args))
+            positive = literal is formula
+            out.append(Unmet(format_literal(atom, positive), atom, positive, formula, binding))
+            return
+        out.append(Unmet(ground_text(formula, binding), None, True, formula, binding))
+
+    # --- actions ---------------------------------------------------------------------------------
+
+    def action(self, name: str) -> CompiledAction | None:
+        return self._actions.get(name.lower())
+
+    @property
+    def actions(self) -> tuple[CompiledAction, ...]:
+        return tuple(self._actions.values())
+
+    def check_call(self, name: str, args: Sequence[str]) -> CallProblem | None:
+        """Why ``(name args...)`` cannot be grounded, or None when it names an action with the right
+        number of declared objects of fitting types."""
+        compiled = self._actions.get(name.lower())
+        if compiled is None:
+            return "unknown_action"
+        if len(args) != len(compiled.parameters):
+            return "arity"
+        ancestry = self.objects.ancestry
+        keys = [a.lower() for a in args]
+        if any(k not in ancestry for k in keys):
+            return "unknown_object"
+        if not all(fits(ancestry[k], w) for k, w in zip(keys, compiled.accepted, strict=True)):
+            return "type"
+        return None
+
+    def ground(self, name: str, args: Sequence[str]) -> GroundStep:
+        """The step resolved once per distinct ground action (long plans repeat the same steps):
+        its static problem, its binding, its precondition as ground literals and, when no effect is
+        conditional, its adds and deletes."""
+        key = (name.lower(), tuple(a.lower() for a in args))
+        found = self._ground.get(key)
+        if found is None:
+            if len(self._ground) > GROUND_CACHE_SIZE:
+                self._ground.clear()
+            found = self._ground[key] = self._resolve(*key)
+        return found
+
+    def _resolve(self, name: str, args: tuple[str, ...]) -> GroundStep:
+        problem = self.check_call(name, args)
+        compiled = self._actions.get(name)
+        if problem is not None or compiled is None:
+            return GroundStep(name, args, problem, compiled, {}, None, (), None)
+        binding = dict(zip(compiled.parameters, args, strict=True))
+        positive: tuple[GroundAtom, ...] | None = None
+        negative: tuple[GroundAtom, ...] = ()
+        if compiled.literals is not None and all(
+                (binding.get(left, left) == binding.get(right, right)) == equal
+                for equal, left, right in compiled.equalities):
+            positive = tuple(template(binding) for sign, template in compiled.literals if sign)
+            negative = tuple(template(binding) for sign, template in compiled.literals if not sign)
+        effects: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] | None = None
+        if compiled.state_free_effects:
+            adds: list[GroundAtom] = []
+            deletes: list[GroundAtom] = []
+            compiled.collect(frozenset(), binding, adds, deletes)
+            effects = (tuple(dict.fromkeys(adds)), tuple(dict.fromkeys(deletes)))
+        return GroundStep(name, args, None, compiled, binding, positive, negative, effects)
+
+    def binding(self, name: str, args: Sequence[str]) -> dict[str, str]:
+        compiled = self._actions[name.lower()]
+        return dict(zip(compiled.parameters, (a.lower() for a in args), strict=True))
+
+    def precondition_holds(self, name: str, args: Sequence[str], state: StateLike) -> bool:
+        compiled = self._actions[name.lower()]
+        return compiled.precondition(state, self.binding(name, args))
+
+    def effects(self, name: str, args: Sequence[str],
+                state: StateLike) -> tuple[list[GroundAtom], list[GroundAtom]]:
+        """The (adds, deletes) of the ground action in ``state``; conditions read ``state``."""
+        compiled = self._actions[name.lower()]
+        adds: list[GroundAtom] = []
+        deletes: list[GroundAtom] = []
+        compiled.collect(state, self.binding(name, args), adds, deletes)
+        return adds, deletes
+
+    def apply(self, action_name: str, args: Sequence[str], state: StateLike) -> State:
+        """The state after the step: deletes first, then adds (an atom both deleted and added holds).
+        The precondition is not checked: that is :meth:`precondition_holds`."""
+        adds, deletes = self.ground(action_name, args).changes(state)
+        return frozenset(state).difference(deletes).union(adds)
+
+    def applicable(self, state: StateLike) -> Iterator[GroundAction]:
+        """Every ground action whose precondition holds in ``state``.
+
+        Bindings are built by joining the precondition's top-level positive atoms with the state's
+        atoms of the same predicate (so only parameters the state can satisfy are tried), then the
+        remaining parameters range over the objects of their types, then the whole precondition is
+        checked.
+        """
+        by_predicate: dict[str, list[GroundAtom]] = {}
+        for atom in state:
+            by_predicate.setdefault(atom[0], []).append(atom)
+        for compiled in self._actions.values():
+            for binding in self._joined(compiled, state, by_predicate):
+                if compiled.precondition(state, binding):
+                    yield GroundAction(compiled.name, tuple(binding[p] for p in compiled.parameters))
+
+    def _joined(self, compiled: CompiledAction, state: StateLike,
+                by_predicate: Mapping[str, list[GroundAtom]]) -> Iterator[dict[str, str]]:
+        fitting = self._fitting.get(compiled.name)
+        if fitting is None:
+            pairs = zip(compiled.parameters, compiled.accepted, strict=True)
+            fitting = self._fitting[compiled.name] = {p: self.objects.fitting(w) for p, w in pairs}
+        atoms = compiled.join_atoms
+
+        def join(index: int, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+            if index == len(atoms):
+                yield from self._completed(compiled, binding)
+                return
+            predicate, terms = atoms[index]
+            if all(t[0] != "?" or t in binding for t in terms):  # nothing to bind: one membership test
+                if (predicate, *(binding.get(t, t) for t in terms)) in state:
+                    yield from join(index + 1, binding)
+                return
+            for atom in by_predicate.get(predicate, ()):
+                if len(atom) != len(terms) + 1:
+                    continue
+                extended = binding
+                for term, value in zip(terms, atom[1:], strict=True):
+                    if term[0] == "?":
+                        bound = extended.get(term)
+                        if bound is None:
+                            allowed = fitting.get(term)
+                            if allowed is None or value not in allowed:
+                                break
+                            if extended is binding:
+                                extended = dict(binding)
+                            extended[term] = value
+                        elif bound != value:
+                            break
+                    elif term != value:
+                        break
+                else:
+                    yield from join(index + 1, extended)
+
+        yield from join(0, {})
+
+    def _completed(self, compiled: CompiledAction, binding: dict[str, str]) -> Iterator[dict[str, str]]:
+        free = [(p, w) for p, w in zip(compiled.parameters, compiled.accepted, strict=True)
+                if p not in binding]
+        if not free:
+            yield binding
+            return
+        pools = [self._objects_accepting(w) for _, w in free]
+        names = [p for p, _ in free]
+        for values in itertools.product(*pools):
+            full = dict(binding)
+            full.update(zip(names, values, strict=True))
+            yield full
+
+    # --- compilation -----------------------------------------------------------------------------
+
+    def _compile_action(self, action: Action) -> CompiledAction:
+        signature = self._signatures.get(action.name.key)
+        assert signature is not None
+        parameters, wanted = signature
+        join_atoms = _join_order([
+            (part.predicate.key, tuple(a.key for a in part.args))
+            for part in conjuncts(action.precondition)
+            if isinstance(part, Atom)
+        ])
+        return CompiledAction(
+            action,
+            tuple(p.name.key for p in parameters),
+            wanted,
+            self._compile(action.precondition) if action.precondition is not None else _always,
+            self._compile_effect(action.effect),
+            join_atoms,
+            *_literal_precondition(action.precondition),
+            not any(isinstance(node, When) for node in walk(action.effect)),
+        )
+
+    def _compile(self, formula: Formula) -> Check:
+        if isinstance(formula, Atom):
+            return _atom_check(formula)
+        if isinstance(formula, Not):
+            inner = self._compile(formula.arg)
+            return lambda s, b: not inner(s, b)
+        if isinstance(formula, And):
+            parts = tuple(self._compile(f) for f in formula.args)
+            if len(parts) == 1:
+                return parts[0]
+            return lambda s, b: all(p(s, b) for p in parts)
+        if isinstance(formula, Or):
+            options = tuple(self._compile(f) for f in formula.args)
+            return lambda s, b: any(p(s, b) for p in options)
+        if isinstance(formula, Imply):
+            condition, consequence = self._compile(formula.condition), self._compile(formula.consequence)
+            return lambda s, b: not condition(s, b) or consequence(s, b)
+        if isinstance(formula, Equality):
+            left, right = formula.left.key, formula.right.key
+            return lambda s, b: b.get(left, left) == b.get(right, right)
+        if isinstance(formula, Quantified):
+            body = self._compile(formula.body)
+            names, pools = self._quantified(formula.variables)
+            every = formula.quantifier == "forall"
+
+            def quantified(s: StateLike, b: Binding) -> bool:
+                inner = dict(b)
+                for values in itertools.product(*pools):
+                    inner.update(zip(names, values, strict=True))
+                    if body(s, inner) != every:
+                        return not every
+                return every
+
+            return quantified
+        if isinstance(formula, (Preference, TimeSpecified)):
+            return self._compile(formula.body)
+        # numeric comparisons, PDDL3 modalities: listed in `unsupported`, so never trusted
+        return _never
+
+    def _quantified(self, variables: tuple[TypedName, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
+        names = tuple(v.name.key for v in variables)
+        pools = [self._objects_accepting(accepted(v.type, self.vocabulary.types)) for v in variables]
+        return names, pools
+
+    def _compile_effect(self, effect: Formula | None) -> Collect:
+        if effect is None:
+            return _no_effect
+        if isinstance(effect, And):
+            parts = tuple(self._compile_effect(f) for f in effect.args)
+            simple_adds = tuple(_ground_template(p) for p in effect.args if isinstance(p, Atom))
+            simple_deletes = tuple(
+                _ground_template(p.arg) for p in effect.args
+                if isinstance(p, Not) and isinstance(p.arg, Atom))
+            others = tuple(
+                part for part, f in zip(parts, effect.args, strict=True)
+                if not isinstance(f, Atom) and not (isinstance(f, Not) and isinstance(f.arg, Atom)))
+
+            def collect_all(s: StateLike, b: Binding, adds: list[GroundAtom],
+                            deletes: list[GroundAtom]) -> None:
+                for ground in simple_adds:
+                    adds.append(ground(b))
+                for ground in simple_deletes:
+                    deletes.append(ground(b))
+                for part in others:
+                    part(s, b, adds, deletes)
+
+            return collect_all
+        if isinstance(effect, Atom):
+            ground_add = _ground_template(effect)
+            return lambda s, b, adds, deletes: adds.append(ground_add(b))
+        if isinstance(effect, Not) and isinstance(effect.arg, Atom):
+            ground_delete = _ground_template(effect.arg)
+            return lambda s, b, adds, deletes: deletes.append(ground_delete(b))
+        if isinstance(effect, When):
+            condition = self._compile(effect.condition)
+            then = self._compile_effect(effect.effect)
+
+            def conditional(s: StateLike, b: Binding, adds: list[GroundAtom],
+                            deletes: list[GroundAtom]) -> None:
+                if condition(s, b):
+                    then(s, b, adds, deletes)
+
+            return conditional
+        if isinstance(effect, Quantified):
+            body = self._compile_effect(effect.body)
+            names, pools = self._quantified(effect.variables)
+
+            def every(s: StateLike, b: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
+                inner = dict(b)
+                for values in itertools.product(*pools):
+                    inner.update(zip(names, values, strict=True))
+                    body(s, inner, adds, deletes)
+
+            return every
+        if isinstance(effect, TimeSpecified):
+            return self._compile_effect(effect.body)
+        return _no_effect  # action costs (ignored on purpose) or constructs listed in `unsupported`
+
+
+def _always(state: StateLike, binding: Binding) -> bool:
+    return True
+
+
+def _never(state: StateLike, binding: Binding) -> bool:
+    return False
+
+
+def _no_effect(state: StateLike, binding: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
+    return None
+
+
+def _ground_template(atom: Atom) -> Callable[[Binding], GroundAtom]:
+    """A function from a binding to the ground atom; variables are looked up, constants kept
+    (``b.get(k, k)``: a constant's key never starts with ``?``, so it is never bound)."""
+    predicate = atom.predicate.key
+    keys = tuple(a.key for a in atom.args)
+    if not any(k.startswith("?") for k in keys):
+        ground = (predicate, *keys)
+        return lambda b: ground
+    if len(keys) == 1:
+        (key,) = keys
+        return lambda b: (predicate, b.get(key, key))
+    return lambda b: (predicate, *map(b.get, keys, keys))
+
+
+def _atom_check(atom: Atom) -> Check:
+    predicate = atom.predicate.key
+    keys = tuple(a.key for a in atom.args)
+    if not any(k.startswith("?") for k in keys):
+        ground = (predicate, *keys)
+        return lambda s, b: ground in s
+    if len(keys) == 1:
+        (key,) = keys
+        return lambda s, b: (predicate, b.get(key, key)) in s
+    if len(keys) == 2:
+        first, second = keys
+        return lambda s, b: (predicate, b.get(first, first), b.get(second, second)) in s
+    return lambda s, b: (predicate, *map(b.get, keys, keys)) in s
+
+
+def _join_order(atoms: list[tuple[str, tuple[str, ...]]]) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """Atoms without variables first (one membership test each), then each next atom the one sharing
+    the most variables with those already joined, so later atoms filter instead of multiplying."""
+    ordered: list[tuple[str, tuple[str, ...]]] = []
+    bound: set[str] = set()
+    remaining = list(atoms)
+    while remaining:
+        def rank(atom: tuple[str, tuple[str, ...]]) -> tuple[int, int]:
+            variables = {t for t in atom[1] if t.startswith("?")}
+            return (len(variables - bound), -len(variables & bound))
+
+        best = min(remaining, key=rank)
+        remaining.remove(best)
+        ordered.append(best)
+        bound.update(t for t in best[1] if t.startswith("?"))
+    return tuple(ordered)
+
+
+def _literal_precondition(precondition: Formula | None) -> tuple[
+        tuple[tuple[bool, Callable[[Binding], GroundAtom]], ...] | None, tuple[tuple[bool, str, str], ...]]:
+    """A conjunction of literals as atom templates and (equal?, left, right) tests; (None, ())
+    for any other shape."""
+    literals: list[tuple[bool, Callable[[Binding], GroundAtom]]] = []
+    equalities: list[tuple[bool, str, str]] = []
+    for part in conjuncts(precondition):
+        positive = not isinstance(part, Not)
+        inner = part.arg if isinstance(part, Not) else part
+        if isinstance(inner, Atom):
+            literals.append((positive, _ground_template(inner)))
+        elif isinstance(inner, Equality):
+            equalities.append((positive, inner.left.key, inner.right.key))
+        else:
+            return None, ()
+    return tuple(literals), tuple(equalities)
+
+
+def _initial_atoms(problem: Problem) -> Iterator[GroundAtom]:
+    for fact in problem.init:
+        if isinstance(fact, Atom):
+            yield (fact.predicate.key, *(a.key for a in fact.args))
+
+
+def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
+    """Why simulating this pair could be wrong, in words a user understands; empty when it is fine.
+    One reason per kind of construct, naming where it occurs (at most three places)."""
+    found: dict[str, dict[str, None]] = {}
+
+    def add(kind: str, where: str) -> None:
+        found.setdefault(kind, {}).setdefault(where, None)
+
+    for action in domain.actions:
+        name = f"`{action.name.display}`"
+        if action.kind == "durative-action":
+            add("durative actions", name)
+            continue  # its conditions and effects are temporal by nature: one reason is enough
+        if action.kind in ("process", "event"):
+            add("PDDL+ processes or events", name)
+            continue
+        if action.observe is not None:
+            add("sensing actions (`:observe`)", name)
+        for node in walk(action.precondition):
+            _condition_reason(node, name, add)
+        for node in walk(action.effect):
+            if isinstance(node, NumericEffect):
+                if not (node.op == "increase" and node.target.function.key in ACTION_COSTS):
+                    add("numeric effects", name)
+            elif isinstance(node, Modal):
+                add(f"non-deterministic effects (`{node.op}`)", name)
+            elif isinstance(node, When):
+                for inner in walk(node.condition):
+                    _condition_reason(inner, name, add)
+    for rule in domain.derived:
+        add("derived predicates", f"`{rule.head.name.display}`")
+    if domain.constraints is not None:
+        add("PDDL3 trajectory constraints", "the domain")
+    if problem.constraints is not None:
+        add("PDDL3 trajectory constraints", "the problem")
+    if any(isinstance(fact, TimedLiteral) for fact in problem.init):
+        add("timed initial literals", "the problem")
+    for node in walk(problem.goal):
+        _condition_reason(node, "the goal", add)
+    reasons = []
+    for kind, places in found.items():
+        listed = list(places)
+        where = ", ".join(listed[:3]) + (f" and {len(listed) - 3} more" if len(listed) > 3 else "")
+        intro = _KIND_INTRO.get(kind)
+        reasons.append(f"{intro} {kind} ({where})" if intro else f"there are {kind} (in {where})")
+    return tuple(reasons)
+
+
+_KIND_INTRO = {
+    "durative actions": "the domain has",
+    "PDDL+ processes or events": "the domain has",
+    "sensing actions (`:observe`)": "the domain has",
+    "derived predicates": "the domain has",
+    "timed initial literals": "the problem has",
+}
+
+
+def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
+    if isinstance(node, Comparison):
+        add("numeric conditions", where)
+    elif isinstance(node, Preference):
+        add("preferences", where)
+    elif isinstance(node, Modal):
+        add(f"`{node.op}`", where)
+    elif isinstance(node, TimeSpecified):
+        add("time specifiers outside durative actions", where)

@@ -1,0 +1,339 @@
+"""Builds the immutable model while the LALR parser reduces (no parse tree is materialised).
+
+Each method receives the children of one grammar rule, tokens included, so every node's span is
+exactly from its ``(`` to its ``)``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from lark import Transformer
+
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import (
+    Action,
+    And,
+    Arithmetic,
+    Atom,
+    Comparison,
+    DerivedPredicate,
+    Domain,
+    Equality,
+    Formula,
+    FunctionDecl,
+    FunctionTerm,
+    Imply,
+    Metric,
+    Modal,
+    Name,
+    Not,
+    Number,
+    NumericEffect,
+    NumericExpr,
+    Or,
+    PredicateDecl,
+    Preference,
+    Problem,
+    Quantified,
+    TimedLiteral,
+    TimeSpecified,
+    TypeDecl,
+    TypedName,
+    TypeRef,
+    When,
+)
+from plansight.analyses.syntax.lexer import Token
+
+Children = list[Any]
+
+
+def _span(children: Children) -> Span:
+    return Span(children[0].start, children[-1].end)
+
+
+def _number(token: Token) -> Number:
+    try:
+        value = float(token.text)
+    except ValueError:
+        value = 0.0
+    return Number(value, token.text, Span(token.start, token.end))
+
+
+def numeric(item: Any) -> NumericExpr:
+    """A numeric-expression child: tokens become numbers or names, nodes pass through."""
+    if isinstance(item, Token):
+        return _number(item) if item.type == "NUMBER" else item.name()
+    return item  # type: ignore[no-any-return]
+
+
+def _groups(children: Children) -> Iterator[tuple[list[Any], TypeRef | None]]:
+    """The groups of a typed list given as children ``[[a, b], DASH, TypeRef, [c]]``."""
+    index = 0
+    while index < len(children):
+        items = children[index]
+        if index + 1 < len(children) and isinstance(children[index + 1], Token):
+            yield items, children[index + 2]
+            index += 3
+        else:
+            yield items, None
+            index += 1
+
+
+def _typed(children: Children) -> tuple[TypedName, ...]:
+    return tuple(
+        TypedName(item, type_ref, item.span) for items, type_ref in _groups(children) for item in items
+    )
+
+
+class Section:
+    """A parsed top-level section, before it is folded into its Domain or Problem."""
+
+    __slots__ = ("keyword", "payload", "span")
+
+    def __init__(self, keyword: Token, payload: Any, span: Span) -> None:
+        self.keyword = keyword
+        self.payload = payload
+        self.span = span
+
+    def __deepcopy__(self, memo: dict) -> Section:
+        return self
+
+
+def _section(children: Children, payload: Any) -> Section:
+    return Section(children[1], payload, _span(children))
+
+
+class ModelBuilder(Transformer):  # type: ignore[type-arg]
+    # --- files ---------------------------------------------------------------------------------
+    def start(self, children: Children) -> Any:
+        return children[0]
+
+    def domain(self, children: Children) -> Domain:
+        fields: dict[str, list[Any]] = {}
+        sections = []
+        for section in children[6:-1]:
+            sections.append(section.keyword.name())
+            fields.setdefault(section.keyword.text.lower(), []).append(section.payload)
+        actions = tuple(
+            a for key in (":action", ":durative-action", ":process", ":event") for a in fields.get(key, ())
+        )
+        actions = tuple(sorted(actions, key=lambda a: a.span.start))
+        constraints = fields.get(":constraints")
+        return Domain(
+            name=children[4].name(),
+            requirements=_concat(fields.get(":requirements")),
+            types=tuple(TypeDecl(t.name, t.type, t.span) for t in _concat(fields.get(":types"))),
+            constants=_concat(fields.get(":constants")),
+            predicates=_concat(fields.get(":predicates")),
+            functions=_concat(fields.get(":functions")),
+            constraints=constraints[0] if constraints else None,
+            actions=actions,
+            derived=tuple(fields.get(":derived", ())),
+            sections=tuple(sections),
+            span=_span(children),
+        )
+
+    def problem(self, children: Children) -> Problem:
+        fields: dict[str, list[Any]] = {}
+        sections = []
+        for section in children[6:-1]:
+            sections.append(section.keyword.name())
+            fields.setdefault(section.keyword.text.lower(), []).append(section.payload)
+        domain_ref = fields.get(":domain")
+        goal = fields.get(":goal")
+        constraints = fields.get(":constraints")
+        metric = fields.get(":metric")
+        return Problem(
+            name=children[4].name(),
+            domain_name=domain_ref[0] if domain_ref else None,
+            requirements=_concat(fields.get(":requirements")),
+            objects=_concat(fields.get(":objects")),
+            init=_concat(fields.get(":init")),
+            goal=goal[0] if goal else None,
+            constraints=constraints[0] if constraints else None,
+            metric=metric[0] if metric else None,
+            sections=tuple(sections),
+            span=_span(children),
+        )
+
+    # --- sections ------------------------------------------------------------------------------
+    def requirements(self, children: Children) -> Section:
+        return _section(children, tuple(t.name() for t in children[2:-1]))
+
+    def types(self, children: Children) -> Section:
+        return _section(children, children[2])
+
+    constants = types
+    objects = types
+
+    def predicates(self, children: Children) -> Section:
+        return _section(children, tuple(children[2:-1]))
+
+    def functions(self, children: Children) -> Section:
+        return _section(children, children[2])
+
+    def constraints(self, children: Children) -> Section:
+        return _section(children, children[2])
+
+    goal = constraints
+
+    def domain_ref(self, children: Children) -> Section:
+        return _section(children, children[2].name())
+
+    def init(self, children: Children) -> Section:
+        return _section(children, tuple(_expand_facts(children[2:-1])))
+
+    def metric(self, children: Children) -> Section:
+        return _section(children, Metric(children[2].text.lower(), numeric(children[3]), _span(children)))
+
+    def action(self, children: Children) -> Section:
+        kind = children[1].text.lower()
+        parts: dict[str, Any] = {}
+        sections = []
+        for keyword, payload in children[3:-1]:
+            sections.append(keyword.name())
+            parts.setdefault(keyword.text.lower(), payload)
+        action = Action(
+            name=children[2].name(),
+            parameters=parts.get(":parameters", ()),
+            precondition=parts.get(":precondition", parts.get(":condition")),
+            effect=parts.get(":effect"),
+            kind=kind[1:],
+            duration=parts.get(":duration"),
+            observe=parts.get(":observe"),
+            sections=tuple(sections),
+            span=_span(children),
+        )
+        return Section(children[1], action, action.span)
+
+    def action_part(self, children: Children) -> tuple[Token, Any]:
+        if len(children) == 4:
+            return children[0], children[2]
+        return children[0], children[1]
+
+    def derived(self, children: Children) -> Section:
+        return _section(children, DerivedPredicate(children[2], children[3], _span(children)))
+
+    # --- declarations --------------------------------------------------------------------------
+    def typed_names(self, children: Children) -> tuple[TypedName, ...]:
+        return _typed(children)
+
+    typed_vars = typed_names
+
+    def name_list(self, children: Children) -> list[Name]:
+        names: list[Name] = []
+        for token in children:
+            if token.type == "NAMES":
+                names.extend(token.value)
+            else:
+                names.append(token.name())
+        return names
+
+    def var_list(self, children: Children) -> list[Name]:
+        return [t.name() for t in children]
+
+    def type_ref(self, children: Children) -> TypeRef:
+        if len(children) == 1:
+            item = children[0].name()
+            return TypeRef((item,), item.span)
+        return TypeRef(tuple(t.name() for t in children[2:-1]), _span(children))
+
+    def skeleton(self, children: Children) -> PredicateDecl:
+        return PredicateDecl(children[1].name(), children[2], _span(children))
+
+    def skeleton_list(self, children: Children) -> list[PredicateDecl]:
+        return list(children)
+
+    def function_decls(self, children: Children) -> tuple[FunctionDecl, ...]:
+        return tuple(
+            FunctionDecl(d.name, d.parameters, type_ref, d.span)
+            for decls, type_ref in _groups(children)
+            for d in decls
+        )
+
+    # --- formulas ------------------------------------------------------------------------------
+    def atomic(self, children: Children) -> Atom:
+        return Atom(children[1].name(), tuple(t.name() for t in children[2:-1]), _span(children))
+
+    def and_f(self, children: Children) -> And:
+        return And(tuple(_expand_facts(children[2:-1])), _span(children))
+
+    def or_f(self, children: Children) -> Or:
+        return Or(tuple(children[2:-1]), _span(children))
+
+    def not_f(self, children: Children) -> Not:
+        return Not(children[2], _span(children))
+
+    def imply_f(self, children: Children) -> Imply:
+        return Imply(children[2], children[3], _span(children))
+
+    def quantified(self, children: Children) -> Quantified:
+        return Quantified(children[1].text.lower(), children[3], children[5], _span(children))
+
+    def comparison(self, children: Children) -> Formula:
+        op = children[1].text
+        left, right = children[2], children[3]
+        if (
+            op == "="
+            and isinstance(left, Token)
+            and isinstance(right, Token)
+            and left.type in ("NAME", "VARIABLE")
+            and right.type in ("NAME", "VARIABLE")
+        ):
+            return Equality(left.name(), right.name(), _span(children))
+        return Comparison(op, numeric(left), numeric(right), _span(children))
+
+    def preference(self, children: Children) -> Preference:
+        label = children[2].name() if isinstance(children[2], Token) else None
+        return Preference(label, children[-2], _span(children))
+
+    def time_spec(self, children: Children) -> TimeSpecified:
+        return TimeSpecified(children[2].text.lower(), children[3], _span(children))
+
+    def timed_literal(self, children: Children) -> TimedLiteral:
+        return TimedLiteral(_number(children[2]), children[3], _span(children))
+
+    def modal(self, children: Children) -> Modal:
+        numbers = tuple(_number(c) for c in children[2:-1] if isinstance(c, Token))
+        args = tuple(c for c in children[2:-1] if not isinstance(c, Token))
+        return Modal(children[1].text.lower(), numbers, args, _span(children))
+
+    def when_f(self, children: Children) -> When:
+        return When(children[2], children[3], _span(children))
+
+    def numeric_effect(self, children: Children) -> NumericEffect:
+        target = numeric(children[2])
+        if isinstance(target, Name):
+            target = FunctionTerm(target, (), target.span)
+        return NumericEffect(children[1].text.lower(), target, numeric(children[3]), _span(children))  # type: ignore[arg-type]
+
+    def empty_f(self, children: Children) -> And:
+        return And((), _span(children))
+
+    # --- numeric expressions -------------------------------------------------------------------
+    def f_app(self, children: Children) -> FunctionTerm:
+        return FunctionTerm(children[1].name(), tuple(t.name() for t in children[2:-1]), _span(children))
+
+    def f_arith(self, children: Children) -> Arithmetic:
+        return Arithmetic(children[1].text, tuple(numeric(c) for c in children[2:-1]), _span(children))
+
+
+def _expand_facts(items: Children) -> list[Formula]:
+    """Formulas, with each FACTS token (a run of ground atoms read by the lexer) spelled out."""
+    out: list[Formula] = []
+    for item in items:
+        if isinstance(item, Token):
+            out.extend(item.value)  # type: ignore[arg-type]
+        else:
+            out.append(item)
+    return out
+
+
+def _concat(groups: list[Any] | None) -> tuple[Any, ...]:
+    if not groups:
+        return ()
+    if len(groups) == 1:
+        return tuple(groups[0])
+    return tuple(item for group in groups for item in group)

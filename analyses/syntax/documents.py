@@ -1,0 +1,119 @@
+"""What kind of file a text is, the directive comments at its top, and its parse.
+
+This is the one entry point the CLI and the server use to turn (path, text) into a model.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePath
+from typing import Literal
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.ltl import LtlGoal
+from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.syntax.parse_ltl import parse_ltl
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
+
+FileKind = Literal["domain", "problem", "plan", "ltl", "unknown"]
+PLAN_SUFFIXES = frozenset({".plan", ".soln", ".sol", ".txt"})
+LTL_SUFFIXES = frozenset({".ltl"})
+PDDL_SUFFIXES = frozenset({".pddl"})
+
+_DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
+_DIRECTIVE = re.compile(
+    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan|equivalence)"
+    r"[ \t]+(\S[^\r\n]*?)[ \t]*\r?$",
+    re.IGNORECASE | re.MULTILINE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Directive:
+    """``; @domain PATH`` and friends: an explicit link to a partner file, relative to this file."""
+
+    key: str  # domain | problem | reference | reference-plan | plan | equivalence (a mode, not a path)
+    value: str
+    span: Span  # of the value, for document links and diagnostics
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedDocument:
+    path: str
+    text: str
+    kind: FileKind
+    model: Domain | Problem | Plan | None
+    diagnostics: tuple[Diagnostic, ...]
+    directives: tuple[Directive, ...]
+    ltl: LtlGoal | None = None
+    """The formula of an ``.ltl`` file (kept apart from ``model``, which is PDDL's)."""
+
+    @property
+    def domain(self) -> Domain | None:
+        return self.model if isinstance(self.model, Domain) else None
+
+    @property
+    def problem(self) -> Problem | None:
+        return self.model if isinstance(self.model, Problem) else None
+
+    @property
+    def plan(self) -> Plan | None:
+        return self.model if isinstance(self.model, Plan) else None
+
+    def directive(self, key: str) -> Directive | None:
+        return next((d for d in self.directives if d.key == key), None)
+
+
+def detect_kind(path: str, text: str) -> FileKind:
+    """Plans and LTL goals by extension; domains and problems by their ``(define (domain|problem`` header."""
+    suffix = PurePath(path).suffix.lower()
+    if suffix in LTL_SUFFIXES:
+        return "ltl"
+    match = _DEFINE.search(text, 0, 1 << 16)
+    if match is not None:
+        return "domain" if match.group(1).lower() == "domain" else "problem"
+    if suffix in PLAN_SUFFIXES:
+        return "plan"
+    if suffix in PDDL_SUFFIXES:
+        # an unfinished file: guess from what is there so the user still gets syntax errors
+        lowered = text[:4096].lower()
+        if ":init" in lowered or ":objects" in lowered or ":goal" in lowered:
+            return "problem"
+        return "domain"
+    return "unknown"
+
+
+def directives(text: str) -> tuple[Directive, ...]:
+    """Directive comments; only comment lines at the top count, before the first form."""
+    first_form = _first_code_offset(text)
+    found = []
+    for m in _DIRECTIVE.finditer(text, 0, first_form):
+        found.append(Directive(m.group(1).lower(), m.group(2), Span(m.start(2), m.end(2))))
+    return tuple(found)
+
+
+def _first_code_offset(text: str) -> int:
+    for m in re.finditer(r"^[ \t]*([^;\s])", text, re.MULTILINE):
+        return m.start(1)
+    return len(text)
+
+
+def parse_document(path: str, text: str) -> ParsedDocument:
+    kind = detect_kind(path, text)
+    found = directives(text)
+    if kind == "plan":
+        parsed_plan = parse_plan(text)
+        return ParsedDocument(path, text, kind, parsed_plan.plan, parsed_plan.diagnostics, found)
+    if kind == "unknown":
+        return ParsedDocument(path, text, kind, None, (), found)
+    if kind == "ltl":
+        parsed_ltl = parse_ltl(text)
+        return ParsedDocument(path, text, kind, None, parsed_ltl.diagnostics, found, parsed_ltl.goal)
+    parsed = parse_pddl(text)
+    model = parsed.model
+    if model is not None:
+        kind = "domain" if isinstance(model, Domain) else "problem"
+    return ParsedDocument(path, text, kind, model, parsed.diagnostics, found)

@@ -1,0 +1,335 @@
+"""Drives lark's LALR(1) tables token by token, with keyword resolution and error recovery.
+
+lark's own ``parse`` stops at the first error. We feed tokens ourselves so that we can (1) decide
+whether a word is a keyword from the parser state (``at`` is a predicate in ``(at ?t ?l)`` and a
+time specifier in ``(at start ...)``), and (2) recover: drop a stray token, skip the smallest
+enclosing form that cannot be parsed (or replace it with ``()``), and go on, so that every syntax
+error is reported and the rest of the file still reaches the semantic checks.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from lark import Lark, Transformer, Tree
+from lark.lexer import Lexer
+from lark.parsers.lalr_analysis import Shift
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.suggest import did_you_mean
+from plansight.analyses.syntax.lexer import LPAR, RPAR, Token
+from plansight.grammar import grammar_text
+
+
+class _NoLexer(Lexer):
+    """Placeholder: tokens come from plansight's own lexer."""
+
+    def __init__(self, conf: Any) -> None:
+        pass
+
+    def lex(self, *args: Any) -> Any:  # pragma: no cover - never called
+        raise NotImplementedError
+
+
+class _Reject(Exception):
+    """The token is not acceptable in the parser's current state."""
+
+
+Action = tuple[bool, Any]  # (True, next state) to shift; (False, (size, rule name, callback)) to reduce
+
+
+@dataclass(frozen=True)
+class Tables:
+    """lark's LALR(1) tables, flattened into plain dicts for a tight driver loop."""
+
+    actions: dict[Any, dict[str, Action]]
+    start_state: Any
+    end_state: Any
+    resolve: Callable[[Token, Mapping[str, Any]], str]
+    describe: Callable[[str], str]
+    rooted: bool  # the whole file is one form (PDDL's `(define ...)`), which recovery never skips
+
+
+def build_tables(
+    grammar: str,
+    transformer: Transformer,  # type: ignore[type-arg]
+    resolve: Callable[[Token, Mapping[str, Any]], str],
+    describe: Callable[[str], str],
+    rooted: bool,
+) -> Tables:
+    lark = Lark(grammar_text(grammar), parser="lalr", lexer=_NoLexer, transformer=transformer, start="start")
+    inner = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
+    table, callbacks = inner.parse_table, inner.callbacks
+    actions: dict[Any, dict[str, Action]] = {}
+    for state, row in table.states.items():
+        actions[state] = {
+            symbol: (True, arg)
+            if action is Shift
+            else (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
+            for symbol, (action, arg) in row.items()
+        }
+    return Tables(actions, table.start_states["start"], table.end_states["start"], resolve, describe, rooted)
+
+
+class _Run:
+    """One pass over the tokens: the LR stacks plus the stack of open parentheses."""
+
+    __slots__ = ("actions", "opens", "states", "values")
+
+    def __init__(self, actions: dict[Any, dict[str, Action]], states: list[Any], values: list[Any],
+                 opens: list[int]) -> None:
+        self.actions = actions
+        self.states = states
+        self.values = values
+        self.opens = opens
+
+    @property
+    def row(self) -> dict[str, Action]:
+        return self.actions[self.states[-1]]
+
+    def feed(self, token: Any) -> None:
+        """Shift ``token``, reducing first as the table says; raises _Reject if it does not fit."""
+        actions, states, values = self.actions, self.states, self.values
+        kind = token.type
+        while True:
+            entry = actions[states[-1]].get(kind)
+            if entry is None:
+                raise _Reject
+            shift, arg = entry
+            if shift:
+                states.append(arg)
+                values.append(token)
+                return
+            self._reduce(*arg)
+
+    def _reduce(self, size: int, origin: str, callback: Callable[[list[Any]], Any]) -> None:
+        states, values = self.states, self.values
+        if size:
+            children = values[-size:]
+            del states[-size:]
+            del values[-size:]
+        else:
+            children = []
+        values.append(callback(children))
+        states.append(self.actions[states[-1]][origin][1])
+
+    def finish(self, end_state: Any, text_length: int) -> Any:
+        """Reduce to the start symbol at the end of input; raises _Reject if the input is incomplete."""
+        while self.states[-1] != end_state:
+            entry = self.actions[self.states[-1]].get("$END")
+            if entry is None or entry[0]:
+                raise _Reject
+            self._reduce(*entry[1])
+        return self.values[-1]
+
+    def copy(self) -> _Run:
+        return _Run(self.actions, list(self.states), [_copy_value(v) for v in self.values], list(self.opens))
+
+
+def _copy_value(value: Any) -> Any:
+    # Repetitions are lark Trees whose child lists grow in place; everything else is immutable.
+    if isinstance(value, Tree):
+        return Tree(value.data, [_copy_value(c) for c in value.children])
+    return value
+
+
+_MAX_RECOVERIES = 200
+
+
+def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, list[Diagnostic]]:
+    """The model built from ``tokens`` (balanced in parentheses), or None, and the syntax errors."""
+    actions = tables.actions
+    resolve = tables.resolve
+    diagnostics: list[Diagnostic] = []
+    matching = _match(tokens)
+    skips: dict[int, tuple[int, bool]] = {}  # form start -> (index after it, replaced by "()")
+    snapshots: list[tuple[int, _Run]] = []
+    run = _Run(actions, [tables.start_state], [], [])
+    count = len(tokens)
+    index = 0
+    recoveries = 0
+    item_start = 0  # where the current top-level item (a plan step) began; used when not rooted
+
+    def feed(run: _Run, i: int) -> bool:
+        token = tokens[i]
+        row = run.row
+        token.type = resolve(token, row)
+        if token.type not in row:
+            return False
+        try:
+            run.feed(token)
+        except _Reject:
+            return False
+        if token.kind == LPAR:
+            run.opens.append(i)
+        elif token.kind == RPAR and run.opens:
+            run.opens.pop()
+        return True
+
+    def accepts(run: _Run, i: int) -> bool:
+        row = run.row
+        if i >= count:
+            return "$END" in row
+        return _can_shift(actions, run.states, resolve(tokens[i], row))
+
+    def replay_to(target: int) -> _Run:
+        start_index, start_run = 0, _Run(actions, [tables.start_state], [], [])
+        for snap_index, snap in reversed(snapshots):
+            if snap_index <= target:
+                start_index, start_run = snap_index, snap.copy()
+                break
+        i = start_index
+        while i < target:
+            if i in skips:
+                after, replaced = skips[i]
+                if replaced:
+                    _feed_empty_form(start_run, tokens[i])
+                i = after
+                continue
+            feed(start_run, i)
+            i += 1
+        return start_run
+
+    while index < count:
+        if index in skips:
+            after, replaced = skips[index]
+            if replaced:
+                _feed_empty_form(run, tokens[index])
+            index = after
+            continue
+        token = tokens[index]
+        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0) and (
+            tables.rooted or not snapshots or index - snapshots[-1][0] >= max(64, index >> 4)
+        ):
+            # Unrooted files (plans) are one long repetition, which every copy duplicates: spacing
+            # the snapshots geometrically keeps the copying linear in the file's length.
+            snapshots.append((index, run.copy()))
+        if feed(run, index):
+            index += 1
+            if token.kind == RPAR and not run.opens:
+                item_start = index
+            continue
+        diagnostics.append(_syntax_error(token, run, tables))
+        recoveries += 1
+        if recoveries > _MAX_RECOVERIES:
+            return None, diagnostics
+        # 1. a stray token (or a stray keyword with its argument form): drop it
+        if token.kind not in (LPAR, RPAR):
+            if accepts(run, index + 1):
+                index += 1
+                continue
+            if index + 1 < count and tokens[index + 1].kind == LPAR:
+                after = matching[index + 1] + 1
+                if accepts(run, after):
+                    index = after
+                    continue
+        # 2. the smallest enclosing form that can be skipped or emptied
+        candidates = list(reversed(run.opens))
+        if token.kind == LPAR:
+            candidates.insert(0, index)
+        recovered = False
+        for opener in candidates:
+            if opener == 0 and tables.rooted:
+                break
+            after = matching[opener] + 1
+            attempt = replay_to(opener)
+            if accepts(attempt, after):
+                skips[opener] = (after, False)
+            else:
+                empty = attempt.copy()
+                if not _feed_empty_form(empty, tokens[opener]) or not accepts(empty, after):
+                    continue
+                attempt = empty
+                skips[opener] = (after, True)
+            run = attempt
+            snapshots = [s for s in snapshots if s[0] < opener]
+            index = after
+            recovered = True
+            break
+        if not recovered and not tables.rooted:
+            # 3. a broken top-level item (a plan step with a stray number before it): drop it and
+            # resume at the next token that can start an item, after the form the error is in
+            clean = replay_to(item_start)
+            scan_from = matching[run.opens[0]] + 1 if run.opens else index
+            resume = next((i for i in range(scan_from, count) if accepts(clean, i)), None)
+            if resume is not None and resume > item_start:
+                skips[item_start] = (resume, False)
+                run, index, recovered = clean, resume, True
+                snapshots = [s for s in snapshots if s[0] < item_start]
+        if not recovered:
+            return None, diagnostics
+    try:
+        result = run.finish(tables.end_state, text_length)
+    except _Reject:
+        end = tokens[-1] if tokens else Token("$END", "", text_length, text_length)
+        diagnostics.append(_syntax_error(end, run, tables, at_end=True))
+        return None, diagnostics
+    return result, diagnostics
+
+
+def _feed_empty_form(run: _Run, at: Token) -> bool:
+    for kind in (LPAR, RPAR):
+        if kind not in run.row:
+            return False
+        try:
+            run.feed(Token(kind, "", at.start, at.start))
+        except _Reject:
+            return False
+    return True
+
+
+def _match(tokens: list[Token]) -> list[int]:
+    matching = list(range(len(tokens)))
+    stack: list[int] = []
+    for i, token in enumerate(tokens):
+        if token.kind == LPAR:
+            stack.append(i)
+        elif token.kind == RPAR and stack:
+            matching[stack.pop()] = i
+    return matching
+
+
+def _can_shift(actions: dict[Any, dict[str, Action]], states: list[Any], terminal: str) -> bool:
+    """Whether ``terminal`` would be shifted after the reductions it triggers.
+
+    An LALR row lists a terminal as soon as some reduction is possible on it (lookaheads of merged
+    states), even when the state reached after reducing rejects it; only a shift proves the token
+    fits. Simulated on a copy of the state stack: nothing is built and the run is untouched.
+    """
+    stack = list(states)
+    while True:
+        entry = actions[stack[-1]].get(terminal)
+        if entry is None:
+            return False
+        if entry[0]:
+            return True
+        size, origin, _ = entry[1]
+        if size:
+            del stack[-size:]
+        stack.append(actions[stack[-1]][origin][1])
+
+
+def _syntax_error(token: Token, run: _Run, tables: Tables, at_end: bool = False) -> Diagnostic:
+    # internal run tokens (FACTS, NAMES) describe as "": never worth naming to a user
+    expected = sorted({
+        tables.describe(t) for t in run.row
+        if t.isupper() and t != "$END" and tables.describe(t) and _can_shift(tables.actions, run.states, t)
+    })
+    if len(expected) > 8:
+        expected = [*expected[:8], "..."]
+    listing = ", ".join(expected) if expected else "the end of the file"
+    if at_end:
+        message = f"The file ends too early: expected {listing}."
+        return make("syntax-error", message, Span(token.end, token.end))
+    found = token.text or token.type
+    message = f"Unexpected `{found}`: expected {listing}."
+    keyword_options = [t for t in expected if t.startswith("`:") or t.startswith("`")]
+    if token.text and keyword_options:
+        words = [t.strip("`") for t in keyword_options]
+        suggestion = did_you_mean(token.text.lower(), words)
+        if suggestion:
+            message += f" Did you mean `{suggestion}`?"
+    return make("syntax-error", message, Span(token.start, token.end))

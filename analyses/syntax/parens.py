@@ -1,0 +1,205 @@
+"""Balances parentheses before parsing, guessing where a missing or extra one belongs.
+
+A single missing ``)`` makes a LALR parse of PDDL fail far from the mistake (often only at the end of
+the file). Before parsing we therefore match parentheses using cues that PDDL's structure gives for
+free: a section such as ``(:action`` or ``(:init`` must sit directly inside ``(define``, an action
+section keyword (``:effect``) directly inside its action, and, where the file is short of ``)``,
+a line that starts at the indentation of an open form's line closes that form. Every guess becomes
+one diagnostic on the parenthesis concerned; the parser then sees a balanced stream.
+"""
+
+from __future__ import annotations
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
+from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.syntax.lexer import COLON_WORD, LPAR, RPAR, Token
+
+SECTION_KEYWORDS = frozenset(
+    ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
+    ":process :event :derived :domain :objects :init :goal :metric".split()
+)
+ACTION_KEYWORDS = frozenset(":parameters :precondition :effect :duration :condition :observe".split())
+ACTION_SECTIONS = frozenset(":action :durative-action :process :event".split())
+
+
+class _Opener:
+    __slots__ = ("head", "indent", "line_start", "token")
+
+    def __init__(self, token: Token, head: str, line_start: bool, indent: int) -> None:
+        self.token = token
+        self.head = head
+        self.line_start = line_start
+        self.indent = indent
+
+
+def _line_info(tokens: list[Token], index: int, lines: LineIndex) -> tuple[bool, int]:
+    """Whether ``tokens[index]`` is the first token on its line, and its column.
+
+    Only tokens are compared (a comment runs to the end of its line, so nothing significant can
+    precede a token on its line unnoticed): constant time even on a single line of a million
+    characters.
+    """
+    offset = tokens[index].start
+    line_start = lines.line_start(lines.line_of(offset))
+    first = index == 0 or tokens[index - 1].end <= line_start
+    return first, offset - line_start
+
+
+def _describe(opener: _Opener, lines: LineIndex) -> str:
+    head = f"`({opener.head}`" if opener.head else "`(`"
+    return f"{head} on line {lines.line_of(opener.token.start) + 1}"
+
+
+MAX_UNCLOSED_REPORTED = 50
+"""Past this many, unclosed (or stray) parentheses are summed up in one diagnostic: a file of a million `(` is
+not PDDL, and a million diagnostics would only bury the editor."""
+_ONLY_LISTED = f" (only the first {MAX_UNCLOSED_REPORTED} are listed)."
+
+
+def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
+    opens = sum(1 for t in tokens if t.kind == LPAR)
+    closes = sum(1 for t in tokens if t.kind == RPAR)
+    budget = opens - closes  # how many `)` are missing overall
+    out: list[Token] = []
+    diagnostics: list[Diagnostic] = []
+    stack: list[_Opener] = []
+
+    lines = LineIndex(text)
+    unclosed = strays = 0
+
+    def close(reason: str) -> None:
+        nonlocal unclosed
+        opener = stack.pop()
+        at = out[-1].end if out else 0
+        out.append(Token(RPAR, ")", at, at))
+        unclosed += 1
+        if unclosed > MAX_UNCLOSED_REPORTED:
+            return
+        diagnostics.append(
+            make(
+                "unclosed-paren",
+                f"{_describe(opener, lines)} is not closed: add `)` {reason}.",
+                Span(opener.token.start, opener.token.end),
+                related=(),
+                data=(("insert", str(at)),),
+            )
+        )
+
+    # The section the last `)` closed, while that `)` is the last token out: if what follows can only
+    # belong inside that section, and the file has a `)` too many, that `)` is the extra one.
+    just_closed: _Opener | None = None
+
+    def reopen(section: _Opener, why: str) -> None:
+        nonlocal budget
+        extra = out.pop()
+        stack.append(section)
+        diagnostics.append(
+            make(
+                "unexpected-close-paren",
+                f"This `)` closes {_describe(section, lines)} but {why}: remove it.",
+                Span(extra.start, extra.end),
+            )
+        )
+        budget += 1
+
+    count = len(tokens)
+    for index, token in enumerate(tokens):
+        kind = token.kind
+        closed, just_closed = just_closed, None
+        if closed is not None and budget < 0 and len(stack) == 1:
+            why = _belongs_inside(closed, tokens, index)
+            if why:
+                reopen(closed, why)
+        if kind == LPAR:
+            following = tokens[index + 1] if index + 1 < count else None
+            head = following.text.lower() if following is not None and following.kind != LPAR else ""
+            if head in SECTION_KEYWORDS and len(stack) > 1:
+                while len(stack) > 1:
+                    close(f"before `({head}` (a section must sit directly inside `(define`)")
+                    budget -= 1
+            elif budget > 0 and len(stack) > 1:
+                first, indent = _line_info(tokens, index, lines)
+                while (
+                    first
+                    and budget > 0
+                    and len(stack) > 1
+                    and stack[-1].line_start
+                    and stack[-1].indent >= indent
+                ):
+                    close("before this line (its indentation says the form ended)")
+                    budget -= 1
+            first, indent = _line_info(tokens, index, lines)
+            stack.append(_Opener(token, head, first, indent))
+            out.append(token)
+        elif kind == RPAR:
+            if not stack:
+                strays += 1
+                if strays <= MAX_UNCLOSED_REPORTED:
+                    diagnostics.append(stray_close_paren(token))
+                continue
+            if len(stack) == 1 and _more_sections_follow(tokens, index):
+                diagnostics.append(
+                    make(
+                        "unexpected-close-paren",
+                        "This `)` closes `(define` but more sections follow: remove it "
+                        "(or the extra `)` just before it).",
+                        Span(token.start, token.end),
+                    )
+                )
+                budget += 1
+                continue
+            popped = stack.pop()
+            out.append(token)
+            if len(stack) == 1 and popped.head in SECTION_KEYWORDS:
+                just_closed = popped
+        else:
+            if kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS:
+                action_depth = next(
+                    (d for d in range(len(stack) - 1, -1, -1) if stack[d].head in ACTION_SECTIONS), None
+                )
+                if action_depth is not None:
+                    while len(stack) > action_depth + 1:
+                        close(f"before `{token.text}` (it must sit directly inside the action)")
+                        budget -= 1
+            out.append(token)
+    while stack:
+        close("at the end of the file" if len(stack) == 1 else "where the form ends")
+    end = Span(len(text), len(text))
+    if strays > MAX_UNCLOSED_REPORTED:
+        more = strays - MAX_UNCLOSED_REPORTED
+        diagnostics.append(
+            make("unexpected-close-paren", f"{more} more `)` close nothing{_ONLY_LISTED}", end)
+        )
+    if unclosed > MAX_UNCLOSED_REPORTED:
+        more = unclosed - MAX_UNCLOSED_REPORTED
+        diagnostics.append(make("unclosed-paren", f"{more} more `(` are not closed{_ONLY_LISTED}", end))
+    return out, diagnostics
+
+
+def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:
+    """Why ``tokens[index]``, met directly inside ``(define``, must belong to ``section`` (or "")."""
+    token = tokens[index]
+    if token.kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS and section.head in ACTION_SECTIONS:
+        return f"`{token.text}` after it belongs to that action"
+    following = tokens[index + 1] if index + 1 < len(tokens) else None
+    if (
+        token.kind == LPAR
+        and following is not None
+        and following.kind != LPAR
+        and (following.text.lower() not in SECTION_KEYWORDS)
+    ):
+        return f"`({following.text}` after it is not a section, so it belongs inside"
+    return ""
+
+
+def stray_close_paren(token: Token) -> Diagnostic:
+    return make("unexpected-close-paren", "This `)` closes nothing: remove it.", Span(token.start, token.end))
+
+
+def _more_sections_follow(tokens: list[Token], index: int) -> bool:
+    nxt = index + 1
+    return (
+        nxt + 1 < len(tokens)
+        and tokens[nxt].kind == LPAR
+        and tokens[nxt + 1].text.lower() in SECTION_KEYWORDS
+    )

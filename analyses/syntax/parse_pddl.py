@@ -1,0 +1,125 @@
+"""Text of a domain or problem file -> model + syntax diagnostics."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.gc_pause import gc_paused
+from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.syntax.build_model import ModelBuilder
+from plansight.analyses.syntax.lalr import Tables, build_tables, parse
+from plansight.analyses.syntax.lexer import (
+    BAD,
+    COLON_WORD,
+    DASH,
+    HASH_T,
+    NUMBER,
+    OP,
+    VARIABLE,
+    WORD,
+    Token,
+    invalid_characters,
+    lex_pddl,
+)
+from plansight.analyses.syntax.parens import balance
+
+_WORD_KEYWORDS = {
+    word: "K_" + word.upper().replace("-", "_")
+    for word in (
+        "define domain problem either and or not imply exists forall when preference at over start end "
+        "all assign increase decrease scale-up scale-down minimize maximize always sometime within "
+        "at-most-once sometime-after sometime-before always-within hold-during hold-after oneof unknown"
+    ).split()
+}
+_COLON_KEYWORDS = {
+    word: "K_" + word[1:].upper().replace("-", "_")
+    for word in (
+        ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
+        ":process :event :derived :parameters :precondition :effect :duration :condition :observe "
+        ":objects :init :goal :metric"
+    ).split()
+}
+_COLON_KEYWORDS[":domain"] = "K_DOMAIN_REF"
+_OPERATORS = {"=": "EQ", "<": "LT", ">": "GT", "<=": "LE", ">=": "GE", "+": "PLUS", "*": "STAR", "/": "SLASH"}
+_DESCRIPTIONS = {
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "NAME": "a name",
+    "VARIABLE": "a variable like `?x`",
+    "NUMBER": "a number",
+    "REQ_KEY": "a requirement like `:strips`",
+    "DASH": "`-` and a type",
+    "HASH_T": "`#t`",
+    "FACTS": "",
+    "NAMES": "",
+    **{v: f"`{k}`" for k, v in _OPERATORS.items()},
+    **{v: f"`{k}`" for k, v in _WORD_KEYWORDS.items()},
+    **{v: f"`{k}`" for k, v in _COLON_KEYWORDS.items()},
+}
+
+
+def _resolve(token: Token, table: Mapping[str, Any]) -> str:
+    kind = token.kind
+    if kind == WORD:
+        keyword = _WORD_KEYWORDS.get(token.text.lower())
+        return keyword if keyword is not None and keyword in table else "NAME"
+    if kind == COLON_WORD:
+        keyword = _COLON_KEYWORDS.get(token.text.lower())
+        if keyword is not None and keyword in table:
+            return keyword
+        if "REQ_KEY" in table:
+            return "REQ_KEY"
+        return keyword or "UNKNOWN_KEYWORD"
+    if kind == OP:
+        return _OPERATORS[token.text]
+    if kind in (VARIABLE, NUMBER, DASH, HASH_T):
+        return kind
+    return kind  # LPAR, RPAR, FACTS, BAD
+
+
+@cache
+def _tables() -> Tables:
+    return build_tables("pddl", ModelBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t), rooted=True)
+
+
+@dataclass(frozen=True, slots=True)
+class PddlParse:
+    model: Domain | Problem | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
+    """Parse a domain or a problem, recovering from errors so the rest can still be checked."""
+    with gc_paused():
+        return _parse_pddl(text, fast_facts)
+
+
+def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
+    tokens = lex_pddl(text, fast_facts)
+    diagnostics: list[Diagnostic] = []
+    bad = [t for t in tokens if t.kind == BAD]
+    if bad:
+        diagnostics.extend(invalid_characters(bad, "PDDL (names use letters, digits, `-` and `_`)"))
+        tokens = [t for t in tokens if t.kind != BAD]
+    if not tokens:
+        if not bad:
+            diagnostics.append(
+                make(
+                    "empty-file",
+                    "The file is empty: start with `(define (domain NAME) ...)` or "
+                    "`(define (problem NAME) ...)`.",
+                    Span(0, len(text)),
+                )
+            )
+        return PddlParse(None, tuple(diagnostics))
+    tokens, paren_diagnostics = balance(tokens, text)
+    diagnostics.extend(paren_diagnostics)
+    model, syntax = parse(tokens, _tables(), len(text))
+    diagnostics.extend(syntax)
+    diagnostics.sort(key=lambda d: d.span)
+    return PddlParse(model, tuple(diagnostics))

@@ -1,0 +1,138 @@
+"""Text of a plan file -> Plan model + syntax diagnostics.
+
+One step per ``(name arg ...)``; IPC timestamps (``0.001: (a b)``) and durations (``[10]``) are
+kept for temporal plans; ``; cost = N`` is read. A malformed line is reported and skipped, the
+other steps still parse.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+from lark import Transformer
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, capped, make
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.gc_pause import gc_paused
+from plansight.analyses.model.pddl import Number, Plan, PlanStep
+from plansight.analyses.syntax.build_model import numeric
+from plansight.analyses.syntax.lalr import Tables, build_tables, parse
+from plansight.analyses.syntax.lexer import BAD, LPAR, RPAR, Token, invalid_characters, lex_plan
+from plansight.analyses.syntax.parens import stray_close_paren
+
+
+class _PlanBuilder(Transformer):  # type: ignore[type-arg]
+    def start(self, children: list[Any]) -> tuple[PlanStep, ...]:
+        return tuple(children)
+
+    def step(self, children: list[Any]) -> PlanStep:
+        time: Number | None = None
+        duration: Number | None = None
+        items = list(children)
+        if items[0].type == "NUMBER":
+            time = numeric(items[0])  # type: ignore[assignment]
+            items = items[2:]
+        if items[-1].type == "RBRACK":
+            duration = numeric(items[-2])  # type: ignore[assignment]
+            items = items[:-3]
+        lpar, head, *args, rpar = items
+        return PlanStep(
+            head.name(), tuple(a.name() for a in args), time, duration, Span(lpar.start, rpar.end)
+        )
+
+
+_DESCRIPTIONS = {
+    "LPAR": "`(`",
+    "RPAR": "`)`",
+    "NAME": "an action or object name",
+    "NUMBER": "a number",
+    "COLON": "`:`",
+    "LBRACK": "`[`",
+    "RBRACK": "`]`",
+}
+
+
+def _resolve(token: Token, table: Mapping[str, Any]) -> str:
+    return "NAME" if token.kind == "WORD" else token.kind
+
+
+@cache
+def _tables() -> Tables:
+    return build_tables("plan", _PlanBuilder(), _resolve, lambda t: _DESCRIPTIONS.get(t, t), rooted=False)
+
+
+@dataclass(frozen=True, slots=True)
+class PlanParse:
+    plan: Plan | None
+    diagnostics: tuple[Diagnostic, ...]
+
+
+def parse_plan(text: str) -> PlanParse:
+    with gc_paused():
+        return _parse_plan(text)
+
+
+def _parse_plan(text: str) -> PlanParse:
+    tokens, cost_token = lex_plan(text)
+    diagnostics: list[Diagnostic] = []
+    diagnostics.extend(invalid_characters([t for t in tokens if t.kind == BAD], "a plan"))
+    tokens = [t for t in tokens if t.kind != BAD]
+    tokens = _balance_lines(tokens, text, diagnostics)
+    steps, syntax = parse(tokens, _tables(), len(text)) if tokens else ((), [])
+    diagnostics.extend(syntax)
+    diagnostics = capped(diagnostics)
+    diagnostics.sort(key=lambda d: d.span)
+    cost = numeric(cost_token) if cost_token is not None else None
+    end = tokens[-1].end if tokens else 0
+    return PlanParse(Plan(tuple(steps or ()), cost, Span(0, end)), tuple(diagnostics))  # type: ignore[arg-type]
+
+
+def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]) -> list[Token]:
+    """A step never spans lines in practice: close a step left open at the end of its line."""
+    out: list[Token] = []
+    open_token: Token | None = None
+    previous_end = 0
+    for token in tokens:
+        on_new_line = "\n" in text[previous_end : token.start]
+        previous_end = token.end
+        if open_token is not None and token.kind != RPAR and on_new_line:
+            _close(open_token, out, diagnostics)
+            open_token = None
+        if token.kind == LPAR:
+            if open_token is not None:
+                diagnostics.append(
+                    make(
+                        "syntax-error",
+                        "A plan step is one flat `(action arg ...)`: remove this `(`.",
+                        Span(token.start, token.end),
+                    )
+                )
+                continue
+            if open_token is None:
+                open_token = token
+                out.append(token)
+                continue
+        elif token.kind == RPAR:
+            if open_token is None:
+                diagnostics.append(stray_close_paren(token))
+                continue
+            open_token = None
+        out.append(token)
+    if open_token is not None:
+        _close(open_token, out, diagnostics)
+    return out
+
+
+def _close(opener: Token, out: list[Token], diagnostics: list[Diagnostic]) -> None:
+    at = out[-1].end
+    out.append(Token(RPAR, ")", at, at))
+    diagnostics.append(
+        make(
+            "unclosed-paren",
+            "This step's `(` is not closed: add `)` at the end of the step.",
+            Span(opener.start, opener.end),
+        )
+    )
