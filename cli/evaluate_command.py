@@ -1,8 +1,8 @@
-"""``plansight evaluate --generated DIR --ground-truth DIR``: seed 004's tables over a dataset of plans.
+"""``plansight evaluate --generated DIR --ground-truth DIR``: the plan-metric tables over a dataset.
 
 Generated and ground-truth plans are paired by file name (``p10.plan`` with ``p10.plan``; any plan
 suffix). Each generated plan is simulated against its problem (``--problems DIR/<name>.pddl``, else
-SPEC.md section 1's rules: directives, then the plan's folder) and compared with its ground truth.
+docs/files-and-links.md: directives, then the plan's folder) and compared with its ground truth.
 
 Exit codes: 0 every generated plan is valid, 1 some plan is not (or could not be checked), 2 usage error.
 """
@@ -47,7 +47,7 @@ CSV_COLUMNS = (
 def add_evaluate_parser(sub: Any) -> None:
     evaluate = sub.add_parser(
         "evaluate",
-        help="seed 004's metric tables for a folder of generated plans",
+        help="score generated plans against ground-truth plans (LEA, StV, AQM)",
         description="Pair generated plans with ground-truth plans by file name and print success rate, "
         "LEA, steps to validity, AQM, LCS, score, action distance and (with --recover) "
         "recovery success. Exit code 0: every plan valid, 1: some are not, 2: usage error.",

@@ -1,6 +1,6 @@
 """``plansight format``: the editor's formatter on the command line.
 
-Like every subcommand it only reads files by default (SPEC.md §2): it prints the formatted text, a
+Like every subcommand it only reads files by default (docs/cli.md): it prints the formatted text, a
 diff (``--diff``) or just whether files would change (``--check``, for CI). ``--write`` is the one
 explicit opt-in that rewrites files in place. A file with syntax errors is never formatted: it is
 reported and counts as a problem (exit 1), since guessing its structure could lose what it says.

@@ -1,4 +1,4 @@
-"""``plansight lint --format json``: the SPEC.md §2 document, for scripts and CI.
+"""``plansight lint --format json``: the document of docs/cli.md, for scripts and CI.
 
 Positions are LSP-style (0-based line, UTF-16 character, end-exclusive) so a tool can feed them
 straight to an editor; the keys are part of the product contract.

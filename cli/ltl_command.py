@@ -1,5 +1,5 @@
 """``plansight ltl FORMULA_FILE...``: check LTL goals, evaluate them on a plan, score them against a
-reference formula (SPEC.md §2, seed 002).
+reference formula (docs/cli.md, docs/metrics.md).
 
 Each ``.ltl`` file holds one formula; folders are searched recursively (one formula per file) and a
 summary table closes the text report. The plan and the reference come from ``--plan`` /
@@ -118,7 +118,7 @@ def _errors(result: LintResult) -> int:
 
 
 def outcome_json(outcome: LtlOutcome) -> dict[str, Any]:
-    """SPEC.md §2's keys (``path``, ``diagnostics``, ``satisfied``, ``satisfied_at``, ``f1``), then more."""
+    """docs/cli.md's keys (``path``, ``diagnostics``, ``satisfied``, ``satisfied_at``, ``f1``), then more."""
     from plansight.analyses.diagnostics.spans import LineIndex
     from plansight.lint_json import lint_json, lsp_range
 

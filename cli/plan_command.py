@@ -1,6 +1,6 @@
 """``plansight plan PLAN...``: simulate plans step by step and say where and why each one breaks.
 
-JSON per SPEC.md §2 (one object per plan, a list when there are several). Exit codes: 0 every plan
+JSON per docs/cli.md (one object per plan, a list when there are several). Exit codes: 0 every plan
 is valid (or could not be simulated for a stated reason: an unknown verdict is not a failure), 1 some
 plan is invalid, 2 a usage error or a plan whose problem or domain cannot be found or read.
 
@@ -125,7 +125,7 @@ def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace)
 
 def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
                   reference_plan: str | None = None) -> PlanJob:
-    """Read, link (SPEC §1: flags, directives, conventions) and simulate one plan."""
+    """Read, link (docs/files-and-links.md: flags, directives, conventions) and simulate one plan."""
     from plansight.analyses.plans.simulate import simulate, unparsed_lines
     from plansight.analyses.semantics.world import World
 
@@ -165,7 +165,7 @@ def _directive_path(document: ParsedDocument, key: str) -> str | None:
 
 
 def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """SPEC §2 ``reference``: metrics against ``job.reference_plan_path`` (None without one).
+    """The ``reference`` key: metrics against ``job.reference_plan_path`` (None without one).
 
     Plan metrics (issue 3, part B) plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
     plan's steps, ``job.world`` the domain and problem.
@@ -176,7 +176,7 @@ def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] 
 
 
 def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """SPEC §2 ``recovery``: the planner's completion of the executable prefix (with ``--recover``).
+    """The ``recovery`` key: the planner's completion of the executable prefix (with ``--recover``).
 
     Plan recovery (issue 3, part B) plugs in here; ``job.simulation.stop_state`` is the state the
     completion starts from, ``job.simulation.lea`` the length of the prefix.
@@ -187,7 +187,7 @@ def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
 
 
 def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
-    """One plan's report, exactly the keys of SPEC §2 plus ``skipped_reason``, ``redundant``,
+    """One plan's report, exactly the keys of docs/cli.md plus ``skipped_reason``, ``redundant``,
     ``domain``, ``problem`` and ``error``."""
     from plansight.analyses.plans.simulate import step_text
     from plansight.analyses.semantics.world import format_atom

@@ -1,4 +1,4 @@
-"""The `reference` and `recovery` sections of ``plansight plan`` (seed 004), JSON and text.
+"""The `reference` and `recovery` sections of ``plansight plan`` (docs/metrics.md), JSON and text.
 
 `plan_command.py` simulates each plan; this module compares it with its ground-truth plan
 (``--reference-plan`` or the plan's ``; @reference-plan`` line) and, with ``--recover``, asks Fast

@@ -1,6 +1,6 @@
 """The language server: built fresh by :func:`create_server`, never at import time.
 
-No module-level server instance exists (DESIGN.md habit 7): tests and the ``serve`` command each get
+No module-level server instance exists: tests and the ``serve`` command each get
 their own, with its own documents, settings and worker threads. This module wires the feature
 modules to the server and handles the settings lifecycle; each feature lives in its own module.
 """

@@ -1,7 +1,7 @@
 """The one place where core objects become ``lsprotocol`` types.
 
 The core speaks in code-point :class:`Span` offsets and its own :class:`Severity`/:class:`Tag`
-enums so that it never depends on the editor protocol (DESIGN.md habit 1); everything the client
+enums so that it never depends on the editor protocol; everything the client
 sees is translated here, once. Positions are counted in the encoding negotiated at ``initialize``:
 UTF-16 unless the client offered and pygls chose UTF-8 or UTF-32.
 """

@@ -226,7 +226,7 @@ class DiagnosticsFeature:
 
         A dependent is one whose last analysis used this file as its domain or problem, one still
         missing a partner (this file may be it), or one in this file's folder or below (the
-        conventions of SPEC.md §1 search the same folder, then parents, so an edit here can change
+        conventions (docs/files-and-links.md) search the same folder, then parents, so an edit here can change
         which domain they pick).
         """
         doc = closed or self._store.open.get(uri)
@@ -389,7 +389,7 @@ def warm_version(request: AnalysisRequest, parses: ParseCache) -> None:
     highlight / rename / semantic-tokens request after an edit then finds the index ready and frozen
     out of the collector's reach (``memory.py``). Building it after publishing instead made the
     requests sent right after the diagnostics wait for it all the same, and made it compete for the
-    GIL with the next edit's analysis (1 MB problem: publish p50 376 -> 555 ms); before publishing,
+    GIL with the next edit's analysis (benchmarks/RESULTS.md, Editor latency); before publishing,
     it costs the diagnostics the index build alone.
     """
     warm_index(request, parses)

@@ -1,10 +1,10 @@
 """Plans in the editor: what each step changed, the state before it, and where the plan stands.
 
-For a plan document linked to its problem and domain (SPEC.md §1) the plan is simulated
+For a plan document linked to its problem and domain (docs/files-and-links.md) the plan is simulated
 (:func:`~plansight.analyses.plans.simulate.simulate`) and shown as
 
 * **inlay hints** after each executed step: ``+(holding a) -(on-table a)``, and with a reference plan
-  the step's AQM label (seed 004);
+  the step's AQM label (docs/metrics.md);
 * a **hover** on a step: the full state before it, grouped by predicate, and what the step changed;
 * a **code lens** on the first line: ``valid`` or ``LEA 3/8 · 2 of 5 goals hold · StV 4``;
 * two **commands** any client can execute: ``plansight.server.simulatePlan`` (the ``plansight plan``
@@ -126,7 +126,7 @@ class _Memo(Generic[_K, _V]):
 
 @dataclass(frozen=True, slots=True)
 class ReferenceResult:
-    """The reference plan of a plan and the seed 004 metrics against it (``problem`` when unusable).
+    """The reference plan of a plan and the plan metrics against it (``problem`` when unusable).
 
     The first comparison of a server's life loads WordNet (seconds); until it is done ``evaluation``
     is None and ``pending`` computes it, so the lens and the hints can answer without the metrics
@@ -349,7 +349,7 @@ class PlanFeature:
     # --- commands ----------------------------------------------------------------------------------
 
     def plan_json(self, context: DocumentContext) -> dict[str, Any]:
-        """The ``plansight plan --format json`` object of the plan (SPEC.md §2), built by the CLI's own
+        """The ``plansight plan --format json`` object of the plan (docs/cli.md), built by the CLI's own
         code from the simulation the editor already has, so both always agree."""
         view = self.view(context)
         assert view is not None

@@ -1,7 +1,7 @@
 """The "Repair plan" quick fix: keep the plan's correct prefix and let Fast Downward finish it.
 
 On a plan that is not valid a code action offers ``plansight.server.repairPlan``; executing it runs
-`analyses/plans/recovery.py` (pi_corr + pi_comp, seed 004) in a worker thread with a work-done progress
+`analyses/plans/recovery.py` (pi_corr + pi_comp, docs/metrics.md) in a worker thread with a work-done progress
 the user can cancel, within the `plansight.planner.*` budget. Editing the plan again cancels the
 run (the planner's process group is killed) as does a newer repair of the same plan; a finished
 repair is applied with ``workspace/applyEdit`` only while the document is still the version it was

@@ -1,7 +1,7 @@
 """The test corpus: real PDDL files from several independent sources, found at test time.
 
 Nothing here is committed data except the construct fixtures: the unified-planning files come from
-its installed wheel, the Planetarium domains from ``../shared`` when the checkout has it, and the
+its installed wheel, the Planetarium domains from a sibling checkout when there is one, and the
 ``pddl`` 0.5.1 sdist's 836 files from ``.cache/corpus`` once ``tests/fetch_corpus.py`` has fetched them.
 Each file carries its source so tests can report per-source counts and treat the sdist (many FOND
 ``oneof`` files) separately.

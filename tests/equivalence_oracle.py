@@ -3,7 +3,7 @@
 Written apart from the product: its own STRIPS semantics (ground every action over every tuple of
 objects of the parameters' types, keep the groundings whose (in)equalities hold, require the positive
 preconditions present and the negative ones absent, apply delete-then-add), its own breadth-first
-search, and equivalence straight from the definition (SPEC §3): try every type-preserving permutation
+search, and equivalence straight from the definition (docs/metrics.md): try every type-preserving permutation
 of the objects. Exponential everywhere, so only for problems of a handful of objects; slow and
 obviously right is the point.
 """

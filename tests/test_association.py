@@ -1,4 +1,4 @@
-"""How problems find their domain and plans their problem (SPEC.md §1), and the lint orchestration."""
+"""How problems find their domain and plans their problem (docs/files-and-links.md), and linting."""
 
 from __future__ import annotations
 

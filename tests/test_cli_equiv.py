@@ -1,4 +1,4 @@
-"""``plansight equiv`` end to end: the SPEC §2 JSON, the text a student reads, and the exit codes."""
+"""``plansight equiv`` end to end: the JSON of docs/cli.md, the text a student reads, and the exit codes."""
 
 from __future__ import annotations
 

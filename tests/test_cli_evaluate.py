@@ -1,4 +1,4 @@
-"""`plansight evaluate` over the bundled dataset (examples/plan-evaluation): seed 004's table."""
+"""`plansight evaluate` over the bundled dataset (examples/plan-evaluation): the paper's table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End to end: ``plansight ltl`` as a user runs it on the bundled examples (SPEC.md §2)."""
+"""End to end: ``plansight ltl`` as a user runs it on the bundled examples (docs/cli.md)."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""End to end: ``plansight plan`` as a user runs it — the JSON of SPEC.md §2, the text report, exit codes."""
+"""End to end: ``plansight plan`` as a user runs it — JSON (docs/cli.md), text, exit codes."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Equivalence of a candidate problem with a reference (seed 000, Algorithm 1 and Appendix C).
+"""Equivalence of a candidate problem with a reference (Zuo et al. 2024, Algorithm 1, Appendix C).
 
 The paper's situations one by one: the same task written differently (implicit facts spelled out,
 other object names), the placeholder mode's "a tower of three, any blocks", each fullySpecify rule of

@@ -178,7 +178,7 @@ class Mistake:
     file: str
     code: str
     token: str  # the text the diagnostic's range must cover
-    category: str | None = None  # a plan that breaks when run: its failure category (seed 002)
+    category: str | None = None  # a plan that breaks when run: its failure category (Li et al. 2024)
 
 
 MISTAKE_TABLE = (

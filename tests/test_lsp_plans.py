@@ -1,6 +1,6 @@
 """Plans in the editor, against the real ``plansight serve`` process (pytest-lsp): the failing step
 underlined, what each executed step changed (inlay hints), the state before a step (hover), the
-summary lens, the two server commands, and the seed 004 metrics against a reference plan.
+summary lens, the two server commands, and the plan metrics against a reference plan.
 
 Only the plan is opened; its problem and domain are read from disk by the association rules, as
 when a user opens one plan of a folder.
@@ -41,9 +41,9 @@ FAILS_AT_STEP_4 = """\
 """
 """Step 4 needs (handempty), which stopped holding after step 3 (pick-up a); steps 5-6 are unreached."""
 
-# The running example of seed 004 (SPEC.md §3): b on c, a and c on the table; goal a on c on b.
-SEED_PROBLEM = """\
-(define (problem seed-004)
+# The running example of Armony et al. 2025 (docs/metrics.md): b on c, a and c on the table; goal a on c on b.
+RUNNING_EXAMPLE = """\
+(define (problem running-example)
   (:domain blocksworld)
   (:objects a b c)
   (:init (on b c) (on-table a) (on-table c) (clear a) (clear b) (handempty))
@@ -116,11 +116,11 @@ def sussman_project(project: Path, plan: str = FAILS_AT_STEP_4) -> Path:
     return write(project / "p01.plan", plan)
 
 
-def seed_project(project: Path, plan_header: str = "") -> Path:
+def running_example_project(project: Path, plan_header: str = "") -> Path:
     write(project / "domain.pddl", DOMAIN)
-    write(project / "seed.pddl", SEED_PROBLEM)
-    write(project / "reference" / "seed.plan", GROUND_TRUTH)
-    return write(project / "seed.plan", plan_header + PI0)
+    write(project / "example.pddl", RUNNING_EXAMPLE)
+    write(project / "reference" / "example.plan", GROUND_TRUTH)
+    return write(project / "example.plan", plan_header + PI0)
 
 
 def pos(line: int, character: int) -> types.Position:
@@ -327,11 +327,11 @@ async def test_simulate_plan_command_returns_the_cli_json(client: LanguageClient
     assert result["reference"] is None
 
 
-# --- with a reference plan (seed 004's running example) ----------------------------------------------
+# --- with a reference plan (the paper's running example) ---------------------------------------------
 
 async def test_reference_plan_directive_gives_aqm_labels_and_stv(client: LanguageClient,
                                                                  project: Path) -> None:
-    uri = open_plan(client, seed_project(project, "; @reference-plan reference/seed.plan\n"))
+    uri = open_plan(client, running_example_project(project, "; @reference-plan reference/example.plan\n"))
     assert await settled_lens(client, uri) == "LEA 0/8 · 0 of 2 goals hold · StV 7 · LCS 1 · score 2.32"
     hints = await inlay_hints(client, uri, whole(9))
     # pi0 fails at its first step (LEA 0), so the only hints are the AQM labels, one per step
@@ -345,7 +345,7 @@ async def test_reference_plan_directive_gives_aqm_labels_and_stv(client: Languag
 
 async def test_simulate_plan_command_includes_the_reference_metrics(client: LanguageClient,
                                                                    project: Path) -> None:
-    uri = open_plan(client, seed_project(project, "; @reference-plan reference/seed.plan\n"))
+    uri = open_plan(client, running_example_project(project, "; @reference-plan reference/example.plan\n"))
     result = await execute(client, SIMULATE, {"uri": uri})
     assert result["lea"] == 0
     reference = result["reference"]
@@ -355,7 +355,7 @@ async def test_simulate_plan_command_includes_the_reference_metrics(client: Lang
 
 
 async def test_reference_plan_setting_with_stem(client: LanguageClient, project: Path) -> None:
-    uri = open_plan(client, seed_project(project))
+    uri = open_plan(client, running_example_project(project))
     (lens,) = await lenses(client, uri)
     assert lens.command is not None and "StV" not in lens.command.title  # no reference yet
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"plansight": {
@@ -376,7 +376,7 @@ async def test_the_effects_setting_turns_effect_hints_off(client: LanguageClient
 
 
 async def test_the_aqm_setting_turns_label_hints_off(client: LanguageClient, project: Path) -> None:
-    uri = open_plan(client, seed_project(project, "; @reference-plan reference/seed.plan\n"))
+    uri = open_plan(client, running_example_project(project, "; @reference-plan reference/example.plan\n"))
     client.workspace_did_change_configuration(types.DidChangeConfigurationParams(settings={"plansight": {
         "inlayHints": {"aqmLabels": False}}}))
     await settled_lens(client, uri)
@@ -397,6 +397,6 @@ async def test_a_10k_step_plan_answers_for_the_visible_range(client: LanguageCli
     again = time.monotonic() - started
     assert [hint.position.line for hint in hints] == list(range(9000, 9040))
     assert str(hints[0].label) == "+(holding b) -(on-table b) -(clear b) -(handempty)"
-    # measured ~1 s for the first request (parse + simulate) and ~30 ms after; the bounds are loose
-    # because the machine is shared, and only catch work growing with the plan on every request
+    # the first request parses and simulates, later ones reuse that (benchmarks/RESULTS.md); the bounds
+    # are loose because the machine is shared, and only catch work growing with the plan on every request
     assert first < 10 and again < 2, (first, again)

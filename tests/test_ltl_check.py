@@ -131,7 +131,7 @@ def test_the_mistake_examples_get_each_category() -> None:
     assert [d.code for d in syntax] == ["syntax-error", "syntax-error"]
 
 
-# --- goal F1 (seed 002 §2.3) --------------------------------------------------------------------
+# --- goal F1 (Li et al. 2024, Section 2.3) ---------------------------------------------------------
 
 def test_set_f1_treats_the_action_sequence_as_one_element() -> None:
     scope = LtlScope.abstract(["a", "b", "c"], ["pick-up", "stack"])

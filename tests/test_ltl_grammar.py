@@ -1,4 +1,4 @@
-"""The LTL grammar (seed 002 Appendix C.3): the paper's formulas parse to the intended trees,
+"""The LTL grammar (Li et al. 2024, Appendix C.3): the paper's formulas parse to the intended trees,
 precedence and associativity are the paper's, and broken formulas give diagnostics, never exceptions."""
 
 from __future__ import annotations
@@ -47,9 +47,9 @@ def tree(text: str) -> LtlFormula | None:
 
 P, Q, R, S = atom("p"), atom("q"), atom("r"), atom("s")
 
-# Every LTL formula written in the paper (seed 002), with `∧` spelled `and` where the paper typeset it.
+# Every LTL formula written in the paper (Li et al. 2024), with `∧` spelled `and` where the paper typeset it.
 PAPER_FORMULAS = [
-    # §2.2: the subgoal plan for "browse Internet"
+    # Section 2.2: the subgoal plan for "browse Internet"
     ("ontop(character, chair) then holds_rh(character, mouse) and holds_lh(character, keyboard) "
      "then facing(character, computer)",
      LtlThen((atom("ontop", "character", "chair"),
@@ -74,7 +74,7 @@ PAPER_FORMULAS = [
     # Figure 51's goal states, in the grammar's quantifier syntax
     ("forall jar_n_01. (not open(jar_n_01))", forall("jar_n_01", LtlNot(atom("open", "jar_n_01")))),
     ("sliced(strawberry.0)", atom("sliced", "strawberry.0")),
-    # the counting quantifier as the reference implementation writes it (SPEC.md §3), both spellings
+    # the counting quantifier as the reference implementation writes it (docs/metrics.md), both spellings
     ("forn 2. x. (holding(x))", forn(2, "x", atom("holding", "x"))),
     ("forn 2 x. (holding(x))", forn(2, "x", atom("holding", "x"))),
     ("forn 2. jar_n_01. (not open(jar_n_01))", forn(2, "jar_n_01", LtlNot(atom("open", "jar_n_01")))),

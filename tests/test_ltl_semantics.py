@@ -1,4 +1,4 @@
-"""LTL evaluation on trajectories (seed 002 Appendix C.3, SPEC.md §3).
+"""LTL evaluation on trajectories (Li et al. 2024, Appendix C.3; docs/metrics.md).
 
 The product composes bit sets of segment ends; the oracle here is written separately and literally
 from the definition: a state formula holds on a piece iff some pair in it satisfies it, and ``then``

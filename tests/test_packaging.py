@@ -1,6 +1,6 @@
 """The distribution installs into one `plansight` namespace, both editable and as a built wheel.
 
-DESIGN.md forbids squatting generic top-level names (`analyses`, `server`, `grammar`); these tests
+The project must not squat generic top-level names (`analyses`, `server`, `grammar`); these tests
 build the real wheel and run the console script from a fresh virtual environment.
 """
 

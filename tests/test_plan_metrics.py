@@ -1,6 +1,6 @@
-"""Seed 004's plan metrics on its running example, step by step, and the pieces they are made of.
+"""Armony et al. 2025's plan metrics on their running example, step by step, and their pieces.
 
-The expected figures are those SPEC.md section 3 records from running the paper's reference
+The expected figures are those docs/metrics.md records from running the paper's reference
 implementation on this example (v1 = the paper's August 2025 similarity, v2 = its January 2026
 code); validity comes from our simulator on the example's domain and problem.
 """
@@ -56,7 +56,7 @@ PI1 = plan_file(EXAMPLE / "remapped" / "p10.plan")
 IS_VALID = validity_checker(DOMAIN, PROBLEM)
 PAPER_V1_LABELS = ("same_act", "same_act", "correct", "same_act", "diff_act", "redundant", "same_act",
                    "redundant")
-"""pi0's AQM in the paper (and SPEC.md section 3, from running the reference code)."""
+"""pi0's AQM in the paper (and docs/metrics.md, from running the reference code)."""
 
 
 def acts(*texts: str) -> list[Action]:

@@ -1,4 +1,4 @@
-"""Which reference a problem or plan is compared with (SPEC.md §1: directive, then settings globs)."""
+"""Which reference a problem or plan is compared with (docs/files-and-links.md: directive, then globs)."""
 
 from __future__ import annotations
 

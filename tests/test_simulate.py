@@ -17,7 +17,7 @@ from plansight.analyses.syntax.parse_plan import parse_plan
 BLOCKS = (Path(__file__).resolve().parents[1] / "examples" / "blocksworld" / "domain.pddl").read_text()
 """The classic 4-operator blocksworld (untyped STRIPS), as bundled."""
 
-# the running example of seed 004 (SPEC.md §3): b on c, a and c on the table
+# the running example of Armony et al. 2025 (docs/metrics.md): b on c, a and c on the table
 EXAMPLE = """(define (problem example) (:domain blocksworld) (:objects a b c)
   (:init (on b c) (on-table a) (on-table c) (clear a) (clear b) (handempty))
   (:goal (and (on a c) (on c b))))

@@ -1,4 +1,4 @@
-"""The VS Code extension declares exactly the server's settings (DESIGN.md habit 8).
+"""The VS Code extension declares exactly the server's settings (one source: server/settings.py).
 
 ``vscode-client/scripts/sync-settings.py`` holds the comparison; these tests run it (no Node needed)
 and show that it catches each kind of drift, so a green run means the two really agree.

@@ -134,7 +134,7 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from its linked domain's name."),
     ("unreadable-file", E, "The file could not be read (missing, a folder, denied, binary, too large)."),
     ("internal-error", E, "plansight itself failed on this file (a bug); the other checks still ran."),
-    # --- LTL goals (.ltl; seed 002's error categories) ----------------------------------------------
+    # --- LTL goals (.ltl; the Embodied Agent Interface's error categories, Li et al. 2024) -----------
     (
         "hallucinated-predicate",
         E,
@@ -148,7 +148,7 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("argument-count", E, "An LTL atom has the wrong number of arguments (EAI: argument-number error)."),
     ("ltl-type-mismatch", W, "An LTL argument's type does not fit the parameter: the atom can never hold."),
     ("quantifier-range", H, "The objects a quantified LTL variable ranges over, narrowed by its typed uses."),
-    # --- equivalence with a reference problem (`; @reference`, seed 000) ---------------------------
+    # --- equivalence with a reference problem (`; @reference`, Planetarium, Zuo et al. 2024) --------
     (
         "not-equivalent",
         W,

@@ -1,4 +1,4 @@
-"""Mechanical fixes for diagnostics (DESIGN.md habit 6): a diagnostic plus the models -> text edits.
+"""Mechanical fixes for diagnostics: a diagnostic plus the models -> text edits.
 
 Pure: the server turns :class:`Fix` into code actions, a test applies the edits and re-lints. A fix is
 offered only when it is certain to be right (a declaration inferred from a use whose types are all

@@ -1,6 +1,6 @@
 """Recognise Planetarium's three domains by what they do, not by what they are called.
 
-fullySpecify's rules (seed 000, Appendix C) are only true of one transition system each. A domain
+fullySpecify's rules (Zuo et al. 2024, Appendix C) are only true of one transition system each. A domain
 counts as "blocksworld" when its predicates and actions are the reference file's up to renaming of
 predicates, actions and parameters (so `ontable`/`handempty` spellings and reordered parameters are
 recognised, while a blocksworld with an extra action, a changed effect or typed parameters that

@@ -1,4 +1,4 @@
-"""Planetarium's fullySpecify (seed 000, Appendix C): complete a goal with what must hold anyway.
+"""Planetarium's fullySpecify (Zuo et al. 2024, Appendix C): complete a goal with what must hold anyway.
 
 For blocksworld, gripper and the simplified floor-tile every valid state is reachable from every
 other (floor-tile: within each robot's part of the grid and colour choices), so the atoms true in

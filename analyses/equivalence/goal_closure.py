@@ -1,6 +1,6 @@
 """FS by brute force: the atoms true in every reachable goal state, found by exploring the states.
 
-This is the definition itself (SPEC §3), so it is right for any domain the state semantics supports —
+This is the definition itself (docs/metrics.md), so it is right for any domain the semantics supports —
 but the state space grows exponentially, so it runs under a budget of states and seconds and says
 "unknown" (never a guess) when the budget runs out.
 """

@@ -1,4 +1,4 @@
-"""Planetarium's scene graphs (seed 000, §3.3): a problem's objects and facts as a labelled graph.
+"""Planetarium's scene graphs (Zuo et al. 2024, Sec. 3.3): a problem's objects and facts as a graph.
 
 Equivalence is decided on graphs because "the same problem up to renaming objects" is exactly
 "isomorphic graphs": object nodes carry their type (domain constants carry their own name, since a

@@ -1,8 +1,8 @@
-"""Is a candidate problem the reference problem? Planetarium's algorithm (seed 000, Algorithm 1).
+"""Is a candidate problem the reference problem? Planetarium's algorithm (Zuo et al. 2024, Algorithm 1).
 
 Two problems over one domain are equivalent when a renaming of objects maps one initial state onto
 the other and one goal's FS (the atoms true in every reachable goal state) onto the other's
-(SPEC §3); placeholder mode lets the goal use its own renaming. The order is the paper's: cheap
+(docs/metrics.md); placeholder mode lets the goal use its own renaming. The order is the paper's: cheap
 rejections (object counts, non-isomorphic initial states), then "isomorphic as written" (a sound
 yes), then the goals are completed — by Appendix C's rules for the three domains it recognises by
 structure, by an exhaustive state search under a budget for any other — and compared by graph
@@ -54,7 +54,8 @@ known; only the wording could get better)."""
 
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    """The SPEC §2 fields, plus what an editor needs to place a diagnostic.
+    """The fields of `plansight equiv --format json` (docs/cli.md), plus what an editor needs to place a
+    diagnostic.
 
     ``where`` names the part of the candidate the explanation is about; ``lacks`` / ``adds`` are the
     completed-goal (or init) atoms, written with the candidate's object names; ``matching`` maps the

@@ -1,6 +1,6 @@
 """Vocabulary checks of an LTL goal against its PDDL domain and problem.
 
-The messages use the Embodied Agent Interface's error categories (seed 002, D.2): a *hallucinated*
+The messages use the Embodied Agent Interface's error categories (Li et al. 2024, D.2): a *hallucinated*
 predicate, action or object is a name the environment does not know, an *argument-count* error an
 atom with the wrong number of arguments. (Parsing errors come from :mod:`.parse_ltl`.) A name is
 looked up among predicates first, then actions, as the paper's reference implementation does.

@@ -1,4 +1,4 @@
-"""Evaluate an LTL goal on a state-action trajectory (seed 002 §2.2 and Appendix C.3, SPEC.md §3).
+"""Evaluate an LTL goal on a state-action trajectory (docs/metrics.md, LTL goals).
 
 A trajectory is the list of pairs (s0, a1), (s1, a2), ..., (s_n, None). A state formula (no
 ``then``) holds on a piece of the trajectory iff some pair in it satisfies the formula; a state atom

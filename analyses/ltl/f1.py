@@ -1,4 +1,4 @@
-"""Goal F1 between two LTL goals (seed 002 §2.3).
+"""Goal F1 between two LTL goals (Embodied Agent Interface, Li et al. 2024, Section 2.3).
 
 A *simple* goal is ``a1 then ... then ak then (p1 and ... and pl)``; its set is
 ``set(g) = {(a1, ..., ak)} ∪ {p1, ..., pl}``: the whole action sequence is ONE element, each final-state

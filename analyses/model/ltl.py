@@ -1,4 +1,4 @@
-"""The immutable model of LTL goals (Embodied Agent Interface grammar, seed 002 Appendix C.3).
+"""The immutable model of LTL goals (Embodied Agent Interface grammar, Li et al. 2024, Appendix C.3).
 
 Same conventions as :mod:`.model`: frozen slotted dataclasses whose ``span`` is excluded from
 equality, so two formulas that differ only in layout, comments, redundant parentheses or letter

@@ -40,8 +40,9 @@ def validity_checker(domain: Domain, problem: Problem, world: World | None = Non
 
 
 def reference_prefix_length(states: Sequence[State], reference_states: Sequence[State]) -> int:
-    """Seed 004's pi_corr: find the latest reference state (s_k, largest k) that the plan reaches at
-    all; the prefix ends the first time the plan reaches it (0 when only the initial state matches)."""
+    """pi_corr (Armony et al. 2025): find the latest reference state (s_k, largest k) that the plan
+    reaches at all; the prefix ends the first time the plan reaches it (0 when only the initial state
+    matches)."""
     first_reached: dict[State, int] = {}
     for index, state in enumerate(states):
         first_reached.setdefault(state, index)

@@ -1,11 +1,12 @@
-"""Plan metrics against a reference plan (seed 004): AQM labels, similarity, score, StV, LCS, potential.
+"""Plan metrics against a reference plan: AQM labels, similarity, score, StV, LCS, potential.
 
 Everything works on action sequences (`Action` = the action name and its arguments, lower-cased), so
 the metrics are pure; the one thing that needs the problem, "is this action sequence a valid plan?",
-is a callback (`Validity`) the caller builds from the simulator. The definitions follow the paper and,
+is a callback (`Validity`) the caller builds from the simulator. The definitions follow the paper
+(Armony, Meroño-Peñuela and Canal 2025, "How Far Are LLMs from Symbolic Planners?") and,
 where it is silent, the behaviour of its public reference implementation (read, not copied); every
-choice is listed in the README's "Plan metrics" section. The running example of the paper (SPEC.md
-section 3) is reproduced exactly by tests/test_plan_metrics.py.
+choice is listed in docs/metrics.md. The running example of the paper is reproduced exactly by
+tests/test_plan_metrics.py.
 """
 
 from __future__ import annotations
@@ -101,7 +102,7 @@ class Pair:
 
 @dataclass(frozen=True, slots=True)
 class Alignment:
-    """The pairing of a plan's actions with the reference's (seed 004 Algorithm 1 and the text)."""
+    """The pairing of a plan's actions with the reference's (the paper's Algorithm 1 and its text)."""
 
     labels: tuple[Label, ...]
     pairs: tuple[Pair, ...]
@@ -265,7 +266,8 @@ def normalised(raw: float, length: int) -> float:
 
 
 def action_distance(plan: Sequence[Action], reference: Sequence[Action]) -> float:
-    """Seed 003: 1 - |A & B| / |A | B| over the sets of distinct ground actions (0 when both empty)."""
+    """Murthy, Mink and Sanneman 2025: 1 - |A & B| / |A | B| over the sets of distinct ground actions
+    (0 when both empty)."""
     mine, theirs = set(plan), set(reference)
     union = mine | theirs
     return 1.0 - len(mine & theirs) / len(union) if union else 0.0
@@ -292,7 +294,7 @@ def steps_to_validity(
     is_valid: Validity | None,
     version: SimilarityVersion = "v1",
 ) -> list[Step]:
-    """Seed 004 Algorithm 2: remove redundant actions; if what remains is valid, stop. Otherwise
+    """The paper's Algorithm 2: remove redundant actions; if what remains is valid, stop. Otherwise
     re-label what remains, reorder correct-but-misplaced actions, repair paired ones (same_act:
     arguments, diff_act: the action), remove unpaired ones, and add each reference action missing
     from the plan unless a repair already accounts for it."""
@@ -390,7 +392,7 @@ def potential(
     own_score: float | None = None,
     budget: int = DEFAULT_POTENTIAL_BUDGET,
 ) -> Potential:
-    """Seed 004's plan potential: every consistent renaming of the plan's arguments (all permutations
+    """The paper's plan potential: every consistent renaming of the plan's arguments (all permutations
     up to 6 distinct arguments, else the renamings that make some action equal a reference action)
     combined with the most promising circular shifts; the best normalised score wins, each renamed
     argument costing 1/|arguments| and each shifted position 0.5 of the raw score."""
@@ -465,7 +467,7 @@ class Evaluation:
         return len(self.steps)
 
     def to_json(self) -> dict[str, Any]:
-        """The `reference` object of `plansight plan --format json` (SPEC.md section 2, plus more keys)."""
+        """The `reference` object of `plansight plan --format json` (docs/cli.md, plus more keys)."""
         result: dict[str, Any] = {
             "stv": self.stv,
             "steps": [step.to_json() for step in self.steps],
@@ -522,7 +524,7 @@ def evaluate(
     with_potential: bool = True,
     potential_budget: int = DEFAULT_POTENTIAL_BUDGET,
 ) -> Evaluation:
-    """All seed 004 metrics of `plan` (whose validity the caller knows) against `reference`."""
+    """All the paper's metrics of `plan` (whose validity the caller knows) against `reference`."""
     plan, reference = tuple(plan), tuple(reference)
     alignment = align(plan, reference, version)
     raw = raw_score(plan, reference, valid, alignment)

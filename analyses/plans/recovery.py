@@ -1,4 +1,4 @@
-"""Plan recovery (seed 004): keep the correct prefix (pi_corr), let Fast Downward plan the rest (pi_comp).
+"""Plan recovery (Armony et al. 2025): keep the correct prefix (pi_corr), Fast Downward plans the rest.
 
 Fast Downward ships in the `up-fast-downward` wheel (its driver script and the compiled search
 binary); we run its driver as a subprocess on PDDL text printed by `printer.py` into a temporary
@@ -230,7 +230,7 @@ class Recovery:
         return self.prefix + self.completion if self.status in ("solved", "already-valid") else None
 
     def to_json(self) -> dict[str, Any]:
-        """The `recovery` object of `plansight plan --format json` (SPEC.md section 2, plus more keys)."""
+        """The `recovery` object of `plansight plan --format json` (docs/cli.md, plus more keys)."""
         plan = self.plan
         return {
             "prefix": [action_text(a) for a in self.prefix],

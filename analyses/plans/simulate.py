@@ -1,4 +1,4 @@
-"""Simulate a plan step by step (SPEC.md §3): the trace, LEA, where and why the plan breaks, goals.
+"""Simulate a plan step by step (docs/metrics.md): the trace, LEA, where and why the plan breaks, goals.
 
 The state after each step is not stored: a 10,000-step plan over a large problem would hold
 10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms); states
@@ -6,7 +6,7 @@ are rebuilt on demand from the nearest checkpoint (one frozen state every ``CHEC
 steps), and the explanation of a failure walks the deltas backwards to find the step after which a
 missing atom stopped holding.
 
-Failure categories follow the Embodied Agent Interface (seed 002, Appendix D.2): first the static
+Failure categories follow the Embodied Agent Interface (Li et al. 2024, Appendix D.2): first the static
 "grammar" errors (``parse``, ``unknown_action``, ``arity``, ``unknown_object``, ``type``), then the
 runtime ones in the paper's order — ``additional_step`` when everything the step would add holds
 already, ``missing_step`` when some unsatisfied precondition never held before, ``wrong_order`` when

@@ -1,10 +1,11 @@
-"""Semantic similarity of action names (seed 004's sigma): Wu-Palmer over WordNet 3.0, or a fallback.
+"""Semantic similarity of action names (sigma, docs/metrics.md): Wu-Palmer over WordNet 3.0, or a fallback.
 
-The paper scores two differently named actions by NLTK's Wu-Palmer similarity over WordNet. No PyPI
-package ships WordNet data NLTK reads offline, so we read Debian's `wordnet-base` (WordNet 3.0 in
-`/usr/share/wordnet`) with NLTK's own reader. That directory lacks two files NLTK's reader expects
-and our use never needs (`lexnames`, only for `Synset.lexname()`; the `index.sense` mapping to other
-WordNet versions), so the reader is given a stand-in for the first and told to skip the second.
+The paper (Armony et al. 2025) scores two differently named actions by NLTK's Wu-Palmer
+similarity over WordNet. No PyPI package ships WordNet data NLTK reads offline, so we read Debian's
+`wordnet-base` (WordNet 3.0 in `/usr/share/wordnet`) with NLTK's own reader. That directory lacks two
+files NLTK's reader expects and our use never needs (`lexnames`, only for `Synset.lexname()`; the
+`index.sense` mapping to other WordNet versions), so the reader is given a stand-in for the first
+and told to skip the second.
 
 Where WordNet is not installed, the fallback is a documented string similarity (difflib's ratio of
 the normalised names), and every result says which source was used, because the two give different

@@ -1,7 +1,7 @@
 """Which domain a problem belongs to, and which problem (and domain) a plan belongs to.
 
-Cross-file checks are only as good as this link, so the rules are SPEC.md §1's, first that applies
-wins: an explicit override (the CLI's ``--domain`` / ``--problem``), a ``; @domain PATH`` /
+Cross-file checks are only as good as this link, so the rules are fixed (docs/files-and-links.md), first
+that applies wins: an explicit override (the CLI's ``--domain`` / ``--problem``), a ``; @domain PATH`` /
 ``; @problem PATH`` directive at the top of the file (relative to it), the caller's glob -> domain
 settings, then conventions (a domain with the problem's ``(:domain NAME)`` in the same folder or up to
 three folders above; ``X.plan`` next to ``X.pddl``). When nothing is found the file gets one

@@ -1,10 +1,10 @@
 """The partner files of a ``.ltl`` goal: its problem (then the problem's domain), plan and reference.
 
-A goal is linked like a plan (SPEC.md §1): ``--problem`` / ``; @problem PATH`` / ``X.pddl`` next to
-``X.ltl`` (or the folder's only problem), and the domain through the problem unless ``--domain`` /
-``; @domain`` says otherwise. So :meth:`Associator.for_plan` does the work and only its wording is
-adapted. ``; @plan PATH`` and ``; @reference PATH`` (a reference formula for goal F1) are followed
-here; a link that leads nowhere is an error on the link, as for any other directive.
+A goal is linked like a plan (docs/files-and-links.md): ``--problem`` / ``; @problem PATH`` /
+``X.pddl`` next to ``X.ltl`` (or the folder's only problem), and the domain through the problem
+unless ``--domain`` / ``; @domain`` says otherwise. So :meth:`Associator.for_plan` does the work and
+only its wording is adapted. ``; @plan PATH`` and ``; @reference PATH`` (a reference formula for goal
+F1) are followed here; a link that leads nowhere is an error on the link, as for any other directive.
 """
 
 from __future__ import annotations

@@ -1,5 +1,5 @@
 """Which reference a file is compared with: the reference problem of a problem (equivalence,
-grading) and the ground-truth plan of a plan (StV, AQM), by SPEC.md §1's rules.
+grading) and the ground-truth plan of a plan (StV, AQM), by the rules of docs/files-and-links.md.
 
 A ``; @reference PATH`` / ``; @reference-plan PATH`` directive at the top of the file wins (relative
 to the file), then the editor's globs (``plansight.referenceGlobs`` / ``plansight.referencePlanGlobs``,

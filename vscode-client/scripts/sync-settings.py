@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """Keep the extension's settings (``package.json``, ``contributes.configuration``) identical to the
-language server's schema (``server/settings.py``), which is the single source (DESIGN.md habit 8).
+language server's schema (``server/settings.py``), which is the single source.
 
 ``--check`` (the default) exits 1 and lists every difference; ``--write`` rewrites the server's keys
 in ``package.json`` from the schema, keeping their descriptions (a new key gets an empty one, which

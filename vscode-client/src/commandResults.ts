@@ -3,7 +3,7 @@
  * results worth reading at length, a Markdown report.
  *
  * The results are the server's JSON, the same documents `plansight plan --format json` and
- * `plansight equiv --format json` print (SPEC.md §2). They are read defensively: a field a server
+ * `plansight equiv --format json` print (docs/cli.md). They are read defensively: a field a server
  * version does not send is left out of the report rather than shown as "undefined", and a result of
  * an unknown shape is still shown (its `summary`/`message`, and the JSON itself).
  *

@@ -1,4 +1,4 @@
-; The running example of seed 004 (BlocksWorld instance 10): b is on c, a and c are on the table.
+; The running example of Armony et al. 2025 (BlocksWorld instance 10): b is on c, a and c are on the table.
 (define (problem bw-p10)
   (:domain blocksworld)
   (:objects a b c)
