@@ -53,8 +53,8 @@ def index_of_document(parsed: ParsedDocument, domain: ParsedDocument | None,
 def warm_index(request: ContextRequest, parses: ParseCache) -> None:
     """Build a version's line table and symbol index the way a request would, so they are cached.
 
-    The first hover / references / highlight / rename / semantic-tokens request after an edit used
-    to build the index itself (~160 ms for a 1 MB problem) and then pay for the garbage collector
+    Otherwise the first hover / references / highlight / rename / semantic-tokens request after an
+    edit would build the index itself and then pay for the garbage collector
     walking it. The diagnostics worker calls this right after a version's lint, while the collector
     is paused and before the analysis's results are frozen (``memory.py``), so the request finds
     both cached under the same keys (``build_context`` is the request path itself). Best effort:

@@ -1,8 +1,8 @@
 """The symbol index is built by the diagnostics worker, not by the first request after an edit.
 
-Issue 5: hover, references, highlight, rename and semantic tokens on a 1 MB problem right after an
-edit paid for building the index (~160 ms) and for the garbage collector walking it afterwards. The
-server now builds it after publishing a version's diagnostics (``diagnostics_feature.warm_version``),
+Otherwise hover, references, highlight, rename and semantic tokens on a 1 MB problem right after an
+edit would pay for building the index and for the garbage collector walking it afterwards. The
+server builds it after publishing a version's diagnostics (``diagnostics_feature.warm_version``),
 so what a user notices is that the request finds it ready: here, the request path builds nothing and
 gets the very index the worker built. The worker's leftovers must also be freed by reference counting
 alone (the server freezes what survives an analysis out of the collector's reach).

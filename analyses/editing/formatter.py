@@ -594,8 +594,8 @@ _COMMENT_SPLIT = re.compile(r"(;[^\n]*)")
 def _tokens(text: str) -> list[str]:
     """What ``_SIGNIFICANT.findall`` gives, built by ``str`` methods: a ``;`` only ever starts a comment
     (it is in no word), and outside comments the tokens are the parentheses and the runs between
-    them and whitespace (``str.split`` and ``\\s`` agree on what whitespace is). Three times faster on
-    the 300,000 tokens of a 1 MB problem, where this check runs on every formatting."""
+    them and whitespace (``str.split`` and ``\\s`` agree on what whitespace is). Faster than the regular
+    expression on a large problem, where this check runs on every formatting."""
     if ";" not in text:
         return text.replace("(", " ( ").replace(")", " ) ").split()
     tokens: list[str] = []
