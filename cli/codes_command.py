@@ -14,7 +14,10 @@ from plansight.analyses.diagnostics.diagnostic import CODES
 
 
 def add_codes_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    codes = sub.add_parser("codes", help="list every diagnostic code with its default severity")
+    codes = sub.add_parser(
+        "codes", help="list every diagnostic code with its default severity",
+        description="List every diagnostic code plansight can report, with its default severity and "
+        "what it means, e.g. to filter or re-rank codes in CI (lint --severity-override).")
     codes.add_argument("--format", choices=("text", "json", "markdown"), default="text")
 
 

@@ -1,6 +1,6 @@
 """``plansight equiv CANDIDATE... --reference R``: is each candidate problem the reference problem?
 
-Exit codes (SPEC.md §2): 0 every candidate is equivalent, 1 some candidate is not (or could not be
+Exit codes (docs/cli.md): 0 every candidate is equivalent, 1 some candidate is not (or could not be
 proved either way within the budget: CI should not pass on "unknown"), 2 usage error or an unusable
 reference.
 """
@@ -23,7 +23,7 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
     """The options `equiv` and `grade` share."""
     parser.add_argument("--reference", required=True, metavar="R", help="the reference problem")
     parser.add_argument(
-        "--domain", metavar="D", help="the domain (default: the reference's, found by SPEC §1's rules)"
+        "--domain", metavar="D", help="the domain (default: the reference's, found like any problem's domain)"
     )
     parser.add_argument(
         "--placeholder",
@@ -50,7 +50,7 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
 def add_equiv_parser(sub: Any) -> None:
     equiv = sub.add_parser(
         "equiv",
-        help="check candidate problems against a reference problem",
+        help="is each problem the same planning task as the reference problem?",
         description="Check whether each candidate problem is equivalent to the reference (Planetarium's "
         "definition). Exit code 0: all equivalent, 1: some are not (or unknown), 2: usage error.",
     )

@@ -1,6 +1,6 @@
 """``plansight lint PATH...``: lint files and folders, report as text, JSON or SARIF.
 
-Exit codes (SPEC.md §2): 0 nothing wrong, 1 errors found (warnings too with ``--fail-on warning``),
+Exit codes (docs/cli.md): 0 nothing wrong, 1 errors found (warnings too with ``--fail-on warning``),
 2 a usage error or an input that cannot be read. The heavy imports wait until the command runs, so
 ``plansight --help`` and ``plansight serve`` do not pay for them.
 """
@@ -25,8 +25,9 @@ log = logging.getLogger("plansight.lint")
 
 def add_lint_parser(sub: Any) -> None:
     lint = sub.add_parser(
-        "lint", help="check PDDL domains, problems and plans",
-        description="Check PDDL domains, problems and plans; folders are searched recursively. "
+        "lint", help="check PDDL domains, problems, plans and LTL goals for mistakes",
+        description="Check PDDL domains, problems, plans and LTL goals and report every mistake with its "
+                    "code, exact location and what to do about it; folders are searched recursively. "
                     "Exit code 0: nothing wrong, 1: errors found, 2: usage error or unreadable input.")
     lint.add_argument("paths", nargs="+", metavar="PATH", help="files or folders to check")
     lint.add_argument("--domain", metavar="FILE", help="use this domain for every problem and plan")

@@ -1,4 +1,7 @@
-"""The ``plansight`` console script: parses arguments and dispatches to one module per subcommand."""
+"""plansight checks PDDL domains, problems and plans and LTL goals: it reports mistakes with exact
+locations and what to do, simulates plans and scores them against reference plans, decides whether
+generated problems match a reference problem, and serves all of this to editors as a language
+server."""
 
 from __future__ import annotations
 
@@ -19,13 +22,20 @@ from plansight.plan_command import add_plan_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="plansight", description=__doc__)
+    parser = argparse.ArgumentParser(
+        prog="plansight", description=__doc__,
+        epilog="Run `plansight COMMAND --help` for what a command does and its options. Exit codes: "
+        "0 nothing wrong, 1 problems found, 2 usage error or unreadable input.",
+    )
     parser.add_argument("--version", action="version", version=f"plansight {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     add_lint_parser(sub)
 
-    serve = sub.add_parser("serve", help="run the language server (stdio by default)")
+    serve = sub.add_parser(
+        "serve", help="run the language server for editors (stdio by default)",
+        description="Run the plansight language server, which gives any LSP editor diagnostics as you "
+        "type, hover, completion, formatting, plan simulation and more for PDDL and LTL files.")
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default; accepted for editors)")
 
