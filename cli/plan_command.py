@@ -167,7 +167,7 @@ def _directive_path(document: ParsedDocument, key: str) -> str | None:
 def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``reference`` key: metrics against ``job.reference_plan_path`` (None without one).
 
-    Plan metrics (issue 3, part B) plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
+    Plan metrics plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
     plan's steps, ``job.world`` the domain and problem.
     """
     from plansight.plan_reference import reference_report
@@ -178,7 +178,7 @@ def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] 
 def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
     """The ``recovery`` key: the planner's completion of the executable prefix (with ``--recover``).
 
-    Plan recovery (issue 3, part B) plugs in here; ``job.simulation.stop_state`` is the state the
+    Plan recovery plugs in here; ``job.simulation.stop_state`` is the state the
     completion starts from, ``job.simulation.lea`` the length of the prefix.
     """
     from plansight.plan_reference import recovery_report
