@@ -1,7 +1,7 @@
 """The test corpus: real PDDL files from several independent sources, found at test time.
 
-Nothing here is committed data except the construct fixtures: the unified-planning files come from
-its installed wheel, the Planetarium domains from a sibling checkout when there is one, and the
+Everything is inside the repository or fetched into it: the unified-planning files come from its
+installed wheel, the construct fixtures and Planetarium's three domains from ``tests/fixtures/``, and the
 ``pddl`` 0.5.1 sdist's 836 files from ``.cache/corpus`` once ``tests/fetch_corpus.py`` has fetched them.
 Each file carries its source so tests can report per-source counts and treat the sdist (many FOND
 ``oneof`` files) separately.
@@ -17,8 +17,9 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parents[1]
 EXAMPLES = REPO / "examples"
-CONSTRUCTS = REPO / "tests" / "fixtures" / "constructs"
-PLANETARIUM = REPO / ".." / "shared" / "domains" / "planetarium"
+FIXTURES = REPO / "tests" / "fixtures"
+CONSTRUCTS = FIXTURES / "constructs"
+PLANETARIUM = FIXTURES / "planetarium"
 CACHE = REPO / ".cache" / "corpus"
 PDDL_SDIST = CACHE / "pddl-0.5.1"
 
@@ -82,7 +83,7 @@ def corpus_files(include_sdist: bool = True) -> list[CorpusFile]:
     sources = [
         (UNIFIED_PLANNING, _pddl_files(up_root / "test" if up_root else None)),
         (EXAMPLES_SOURCE, [p for p in _pddl_files(EXAMPLES) if not _is_deliberate_mistake(p)]),
-        (PLANETARIUM_SOURCE, _pddl_files(PLANETARIUM.resolve())),
+        (PLANETARIUM_SOURCE, _pddl_files(PLANETARIUM)),
         (CONSTRUCTS_SOURCE, _pddl_files(CONSTRUCTS)),
     ]
     if include_sdist:

@@ -22,6 +22,7 @@ from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 GRADING = EXAMPLES / "grading"
+PLANETARIUM = Path(__file__).resolve().parent / "fixtures" / "planetarium"
 
 
 def domain_of(name: str) -> Domain:
@@ -263,6 +264,16 @@ def test_domains_are_recognised_by_structure_not_name() -> None:
     changed = text.replace("(not (on-table ?ob))\n", "\n", 1)  # picking up leaves the block on the table
     model = parse_pddl(changed).model
     assert isinstance(model, Domain) and recognise(model) is None
+
+
+@pytest.mark.parametrize("kind", ["blocksworld", "gripper", "floor-tile"])
+def test_planetarium_domains_as_written_in_files_are_recognised(kind: str) -> None:
+    # The test corpus's own copies (tests/fixtures/planetarium): laid out and with parameters named
+    # differently from the package's reference copies, the same transition systems.
+    model = parse_pddl((PLANETARIUM / f"{kind}.pddl").read_text()).model
+    assert isinstance(model, Domain)
+    found = recognise(model)
+    assert found is not None and found.kind == kind
 
 
 def test_other_domains_are_decided_by_the_exact_search() -> None:

@@ -19,6 +19,7 @@ from corpus import (
     EXAMPLES_SOURCE,
     PDDL_SDIST,
     PDDL_SDIST_SOURCE,
+    PLANETARIUM_SOURCE,
     UNIFIED_PLANNING,
     CorpusFile,
     corpus_files,
@@ -139,6 +140,7 @@ def test_corpus_has_every_source() -> None:
     assert found.get(UNIFIED_PLANNING, 0) >= 29
     assert found.get(CONSTRUCTS_SOURCE, 0) >= 20
     assert found.get(EXAMPLES_SOURCE, 0) >= 5
+    assert found.get(PLANETARIUM_SOURCE, 0) == 3
     if PDDL_SDIST.is_dir():
         assert found.get(PDDL_SDIST_SOURCE, 0) == 836
 

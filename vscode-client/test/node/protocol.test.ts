@@ -46,14 +46,19 @@ async function until(condition: () => boolean, timeoutMs = 10_000): Promise<void
 const hasCode = (code: string) => (diagnostics: Diagnostic[]) => codes(diagnostics).includes(code);
 
 describe("plansight serve, driven like the extension drives it", () => {
+  let scratch: string;
   let workspace: string;
   let problemPath: string;
   let problemText: string;
 
   before(() => {
     // domains/ and problems/ are siblings, so no convention links them: only `plansight.domainGlobs` can.
-    workspace = fs.mkdtempSync(path.join(os.tmpdir(), "plansight-protocol-"));
-    fs.mkdirSync(path.join(workspace, "domains"));
+    // The workspace sits two folders below the scratch folder, so the server's search for a domain
+    // (the problem's folder and the three above it) never leaves the scratch folder and never sees
+    // strangers' files in the temp folder.
+    scratch = fs.mkdtempSync(path.join(os.tmpdir(), "plansight-protocol-"));
+    workspace = path.join(scratch, "course", "project");
+    fs.mkdirSync(path.join(workspace, "domains"), { recursive: true });
     fs.mkdirSync(path.join(workspace, "problems"));
     fs.copyFileSync(
       path.join(REPO_ROOT, "examples", "blocksworld", "domain.pddl"),
@@ -70,9 +75,16 @@ describe("plansight serve, driven like the extension drives it", () => {
     ].join("\n");
     problemPath = path.join(workspace, "problems", "p01.pddl");
     fs.writeFileSync(problemPath, problemText);
+    // Beside the problem, a domain of another name: the search finds a domain, but not `blocksworld`,
+    // so without a glob the problem's `(:domain blocksworld)` is `unknown-domain`.
+    fs.writeFileSync(
+      path.join(workspace, "problems", "domain.pddl"),
+      "(define (domain gripper)\n  (:predicates (at-robby ?r))\n  (:action move :parameters (?from ?to)\n"
+        + "    :precondition (at-robby ?from) :effect (and (at-robby ?to) (not (at-robby ?from)))))\n",
+    );
   });
 
-  after(() => fs.rmSync(workspace, { recursive: true, force: true }));
+  after(() => fs.rmSync(scratch, { recursive: true, force: true }));
 
   test("a planted mistake in an example gets its diagnostic on the offending name", async () => {
     const example = path.join(REPO_ROOT, "examples", "llm-mistakes", "wrong-arity.pddl");
@@ -119,7 +131,9 @@ describe("plansight serve, driven like the extension drives it", () => {
     try {
       const diagnostics = await session.diagnosticsFor(await session.open(problemPath, "pddl"), hasCode("unknown-domain"));
       assert.ok(!codes(diagnostics).includes("wrong-arity"), `unexpected: ${codes(diagnostics).join(", ")}`);
-      assert.deepEqual(diagnostics.find((d) => d.code === "unknown-domain")?.range, rangeOf(problemText, "blocksworld"));
+      const unknown = diagnostics.find((d) => d.code === "unknown-domain");
+      assert.deepEqual(unknown?.range, rangeOf(problemText, "blocksworld"));
+      assert.match(unknown?.message ?? "", /found `gripper` \(domain\.pddl\)/);
     } finally {
       await session.close();
     }
