@@ -23,6 +23,11 @@ try:
 except ImportError:  # optional: the standard encoder is the fall-back
     orjson = None  # type: ignore[assignment]
 
+# Pinned pygls internals (checked by name in tests/test_pinned_internals.py, so an upgrade that moves
+# one fails there rather than leaving the client without answers): every outgoing message passes through
+# the private ``JsonRPCProtocol._send_data(data)`` we override; it reads ``writer`` and
+# ``_include_headers`` (set by ``set_writer``), ``CONTENT_TYPE``/``CHARSET``, the private
+# ``_serialize_message(data)``, and reports failures through ``_server._report_server_error(error, source)``.
 logger = logging.getLogger(__name__)
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
 

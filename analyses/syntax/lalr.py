@@ -23,6 +23,16 @@ from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.syntax.lexer import LPAR, RPAR, Token
 from plansight.grammar import grammar_text
 
+# Pinned lark internals (not covered by lark's compatibility promise; each one is checked by name in
+# tests/test_pinned_internals.py, so an upgrade that moves one fails there, not as a wrong parse):
+# * a ``lark.lexer.Lexer`` subclass passed as ``Lark(lexer=...)`` is instantiated with its LexerConf;
+# * ``Lark.parser.parser.parser``: ParsingFrontend -> LALR_Parser -> ``_Parser``, whose ``parse_table``
+#   (``states``, ``start_states``, ``end_states``) and ``callbacks`` (keyed by rule) we read;
+# * ``lark.parsers.lalr_analysis.Shift``/``Reduce`` are the only actions, compared by identity; a Shift
+#   carries the next state, a Reduce a rule with ``expansion`` and ``origin.name``, whose callback takes
+#   the list of children; the goto after a reduce is the Shift entry under ``rule.origin.name``;
+# * the end-of-input terminal is ``$END`` and terminal names are upper case.
+
 
 class _NoLexer(Lexer):
     """Placeholder: tokens come from plansight's own lexer."""

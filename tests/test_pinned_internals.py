@@ -1,0 +1,261 @@
+"""Every private or undocumented part of lark and pygls that plansight relies on, checked by name.
+
+``plansight.analyses.syntax.lalr`` drives lark's LALR(1) tables itself (lark's ``parse`` stops at the
+first error) and ``plansight.server.json_protocol`` replaces pygls's private send method with a faster
+encoder. Neither is covered by the libraries' compatibility promises, so an upgrade may move them in a
+minor release. Each check below names one internal and the module of ours that uses it: when an upgrade
+breaks one, the failure says which and where, instead of surfacing as a wrong parse or a silent client.
+"""
+
+from __future__ import annotations
+
+import importlib
+import inspect
+from collections.abc import Callable
+from dataclasses import dataclass
+from functools import cache
+from typing import Any
+
+import pytest
+from lark import Lark
+from lark.lexer import Lexer
+
+from plansight.analyses.syntax.build_model import ModelBuilder
+from plansight.analyses.syntax.lalr import _NoLexer
+from plansight.grammar import grammar_text
+from plansight.server.json_protocol import FastJsonProtocol
+
+LALR = "plansight.analyses.syntax.lalr"
+JSON_PROTOCOL = "plansight.server.json_protocol"
+APP = "plansight.server.app"
+
+
+@dataclass(frozen=True)
+class Pin:
+    internal: str
+    used_by: str
+    check: Callable[[], None]
+
+
+@cache
+def _lark() -> Lark:
+    """The parser built exactly as ``build_tables`` builds it, on the largest of the three grammars."""
+    return Lark(grammar_text("pddl"), parser="lalr", lexer=_NoLexer, transformer=ModelBuilder(),
+                start="start")
+
+
+def _inner() -> Any:
+    return _lark().parser.parser.parser
+
+
+def _lalr_analysis() -> Any:
+    return importlib.import_module("lark.parsers.lalr_analysis")
+
+
+def _accepts(function: Any, *arguments: Any) -> None:
+    """Fails unless ``function`` can be called with the arguments our code passes."""
+    inspect.signature(function).bind(*arguments)
+
+
+# --- lark, used by plansight.analyses.syntax.lalr -----------------------------------------------------
+
+
+def _custom_lexer_class() -> None:
+    assert issubclass(_NoLexer, Lexer)
+    assert set(Lexer.__abstractmethods__) <= {"lex"}, f"new abstract methods: {Lexer.__abstractmethods__}"
+    _accepts(_NoLexer, object())  # lark instantiates the lexer class with its LexerConf
+    assert isinstance(_lark(), Lark)
+
+
+def _frontend_chain() -> None:
+    frontend = _lark().parser
+    assert type(frontend).__name__ == "ParsingFrontend", type(frontend)
+    lalr_parser = frontend.parser
+    assert type(lalr_parser).__name__ == "LALR_Parser", type(lalr_parser)
+    assert type(lalr_parser.parser).__name__ == "_Parser", type(lalr_parser.parser)
+
+
+def _parser_tables() -> None:
+    inner = _inner()
+    assert hasattr(inner, "parse_table") and hasattr(inner, "callbacks")
+
+
+def _parse_table_shape() -> None:
+    table = _inner().parse_table
+    assert isinstance(table.states, dict) and table.states
+    for row in table.states.values():
+        assert isinstance(row, dict)
+        for symbol, entry in row.items():
+            assert isinstance(symbol, str), symbol
+            action, _ = entry
+            assert action is not None
+    assert "start" in table.start_states and "start" in table.end_states
+    assert table.start_states["start"] in table.states
+
+
+def _shift_and_reduce() -> None:
+    module = _lalr_analysis()
+    shift, reduce = module.Shift, module.Reduce
+    seen = {id(action) for row in _inner().parse_table.states.values() for action, _ in row.values()}
+    assert seen == {id(shift), id(reduce)}, "table actions are no longer exactly the Shift/Reduce singletons"
+
+
+def _shift_argument_is_a_state() -> None:
+    module = _lalr_analysis()
+    states = _inner().parse_table.states
+    targets = [arg for row in states.values() for action, arg in row.values() if action is module.Shift]
+    assert targets and all(target in states for target in targets)
+
+
+def _reduce_argument_is_a_rule() -> None:
+    module = _lalr_analysis()
+    rules = [arg for row in _inner().parse_table.states.values()
+             for action, arg in row.values() if action is module.Reduce]
+    assert rules
+    for rule in rules:
+        assert len(rule.expansion) >= 0
+        assert isinstance(rule.origin.name, str), rule.origin
+
+
+def _callbacks_by_rule() -> None:
+    module = _lalr_analysis()
+    inner = _inner()
+    for row in inner.parse_table.states.values():
+        for action, rule in row.values():
+            if action is module.Reduce:
+                _accepts(inner.callbacks[rule], [])  # called with the list of the rule's children
+
+
+def _goto_after_reduce() -> None:
+    module = _lalr_analysis()
+    states = _inner().parse_table.states
+    origins = {arg.origin.name for row in states.values() for action, arg in row.values()
+               if action is module.Reduce}
+    gotos = {symbol for row in states.values() for symbol, (action, _) in row.items()
+             if action is module.Shift and symbol in origins}
+    assert origins - {"start"} <= gotos, f"no Shift goto for {sorted(origins - gotos)}"
+
+
+def _end_terminal() -> None:
+    table = _inner().parse_table
+    assert any("$END" in row for row in table.states.values())
+
+
+def _terminals_are_upper_case() -> None:
+    rows = _inner().parse_table.states.values()
+    terminals = {symbol for row in rows for symbol in row if symbol.isupper()}
+    assert {"LPAR", "RPAR", "$END"} <= terminals, sorted(terminals)[:10]
+
+
+# --- pygls, used by plansight.server.json_protocol and plansight.server.app --------------------------
+
+
+def _protocol_base() -> None:
+    from pygls.protocol import JsonRPCProtocol, LanguageServerProtocol
+
+    assert issubclass(LanguageServerProtocol, JsonRPCProtocol)
+    assert issubclass(FastJsonProtocol, LanguageServerProtocol)
+
+
+def _send_data() -> None:
+    from pygls.protocol import LanguageServerProtocol
+
+    _accepts(LanguageServerProtocol._send_data, object(), {"jsonrpc": "2.0"})
+
+
+def _every_message_goes_through_send_data() -> None:
+    from lsprotocol import types
+
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    sent: list[Any] = []
+    protocol._send_data = sent.append  # type: ignore[method-assign]
+    params = types.LogMessageParams(type=types.MessageType.Info, message="x")
+    protocol.notify(types.WINDOW_LOG_MESSAGE, params)
+    assert len(sent) == 1, "a notification no longer reaches _send_data"
+
+
+def _writer_and_headers() -> None:
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    assert protocol.writer is None
+    writer = object()
+    protocol.set_writer(writer, include_headers=True)  # type: ignore[arg-type]
+    assert protocol.writer is writer
+    assert protocol._include_headers is True
+
+
+def _header_constants() -> None:
+    from pygls.protocol import JsonRPCProtocol
+
+    assert isinstance(JsonRPCProtocol.CONTENT_TYPE, str) and JsonRPCProtocol.CONTENT_TYPE
+    assert JsonRPCProtocol.CHARSET.lower().replace("-", "") == "utf8"
+
+
+def _serialize_message() -> None:
+    from lsprotocol import types
+
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    _accepts(protocol._serialize_message, object())
+    position = protocol._serialize_message(types.Position(line=1, character=2))
+    assert position == {"line": 1, "character": 2}
+
+
+def _report_server_error() -> None:
+    from pygls.exceptions import JsonRpcInternalError
+
+    from plansight.server.app import create_server
+
+    server = create_server()
+    assert server.protocol._server is server
+    _accepts(server._report_server_error, RuntimeError("x"), JsonRpcInternalError)
+
+
+def _workspace_before_initialize() -> None:
+    from plansight.server.app import create_server
+
+    with pytest.raises(RuntimeError):
+        _ = create_server().workspace
+
+
+PINS = [
+    Pin("lark.lexer.Lexer: a class passed as Lark(lexer=...) is instantiated with its LexerConf", LALR,
+        _custom_lexer_class),
+    Pin("Lark.parser.parser.parser: ParsingFrontend -> LALR_Parser -> _Parser", LALR, _frontend_chain),
+    Pin("lark.parsers.lalr_parser._Parser.parse_table and .callbacks", LALR, _parser_tables),
+    Pin("lark ParseTable.states / .start_states / .end_states: dicts keyed by state and symbol name", LALR,
+        _parse_table_shape),
+    Pin("lark.parsers.lalr_analysis.Shift and Reduce: the only actions, compared by identity", LALR,
+        _shift_and_reduce),
+    Pin("lark table (Shift, arg): arg is the next state", LALR, _shift_argument_is_a_state),
+    Pin("lark table (Reduce, rule): rule.expansion and rule.origin.name", LALR, _reduce_argument_is_a_rule),
+    Pin("lark _Parser.callbacks[rule](children: list)", LALR, _callbacks_by_rule),
+    Pin("lark goto: states[state][rule.origin.name] is (Shift, next state)", LALR, _goto_after_reduce),
+    Pin("lark end-of-input terminal '$END'", LALR, _end_terminal),
+    Pin("lark terminal names are upper case, rule names are not", LALR, _terminals_are_upper_case),
+    Pin("pygls.protocol.LanguageServerProtocol subclasses JsonRPCProtocol", JSON_PROTOCOL, _protocol_base),
+    Pin("pygls JsonRPCProtocol._send_data(self, data)", JSON_PROTOCOL, _send_data),
+    Pin("pygls sends every outgoing message through JsonRPCProtocol._send_data", JSON_PROTOCOL,
+        _every_message_goes_through_send_data),
+    Pin("pygls JsonRPCProtocol.writer and ._include_headers, set by set_writer", JSON_PROTOCOL,
+        _writer_and_headers),
+    Pin("pygls JsonRPCProtocol.CONTENT_TYPE and .CHARSET", JSON_PROTOCOL, _header_constants),
+    Pin("pygls JsonRPCProtocol._serialize_message(self, data)", JSON_PROTOCOL, _serialize_message),
+    Pin("pygls JsonRPCProtocol._server and JsonRPCServer._report_server_error(error, source)", JSON_PROTOCOL,
+        _report_server_error),
+    Pin("pygls LanguageServer.workspace raises RuntimeError before initialize", APP,
+        _workspace_before_initialize),
+]
+
+
+@pytest.mark.parametrize("pin", PINS, ids=[pin.check.__name__.lstrip("_") for pin in PINS])
+def test_internal_is_still_there(pin: Pin) -> None:
+    try:
+        pin.check()
+    except Exception as error:  # an AttributeError, ImportError or KeyError says as much as a failed assert
+        pytest.fail(f"{pin.internal} (relied on by {pin.used_by}) has changed: "
+                    f"{type(error).__name__}: {error}", pytrace=False)
