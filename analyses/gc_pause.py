@@ -19,6 +19,9 @@ _depth = 0
 
 @contextmanager
 def gc_paused() -> Iterator[None]:
+    """Keep the cyclic collector off for the duration of the block; nested and concurrent uses share one
+    pause, and the collector comes back only when the last one ends.
+    """
     global _depth
     with _lock:
         if _depth == 0 and gc.isenabled():

@@ -34,6 +34,9 @@ Declared = TypeVar("Declared", PredicateDecl, TypeDecl, TypedName)
 
 
 def check_domain(domain: Domain) -> list[Diagnostic]:
+    """Every semantic diagnostic of a domain on its own (no problem is needed), sorted by position so editors
+    and the CLI list them in reading order.
+    """
     vocab = vocabulary(domain)
     out = _duplicates(domain)
     references = ReferenceChecker(vocab)

@@ -55,10 +55,16 @@ class Usage:
 
 
 def plural(count: int, word: str) -> str:
+    """``count`` and ``word``, with an English plural ``s`` unless the count is one; messages must read
+    naturally for any count.
+    """
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
 def type_text(type_ref: TypeRef | None) -> str:
+    """A type as PDDL spells it, for messages: ``object`` when none was declared, ``(either a b)`` for a
+    union.
+    """
     if type_ref is None:
         return OBJECT
     if type_ref.is_either:
@@ -67,6 +73,9 @@ def type_text(type_ref: TypeRef | None) -> str:
 
 
 def signature(name: Name, parameters: Iterable[TypedName]) -> str:
+    """A declaration written back as ``(name ?x - type ...)``, so a message can show the user which
+    declaration it means.
+    """
     parts = [name.display]
     for p in parameters:
         parts.append(p.name.display if p.type is None else f"{p.name.display} - {type_text(p.type)}")
@@ -106,6 +115,9 @@ class ReferenceChecker:
 
     # --- entry points ------------------------------------------------------------------------------
     def check(self, domain: Domain) -> None:
+        """Walk every action, derived predicate and the constraints once, collecting diagnostics and the usage
+        that the unused-declaration check reads afterwards.
+        """
         for action in domain.actions:
             self._action(action)
         for rule in domain.derived:

@@ -69,6 +69,9 @@ _DOMAIN_SECTIONS_MERGED = frozenset((":requirements", ":types", ":constants", ":
 
 
 def check_structure(domain: Domain) -> list[Diagnostic]:
+    """The structural diagnostics of a domain: sections an action kind does not take or repeats, constructs in
+    the wrong place, effects that add and delete the same atom.
+    """
     out = _domain_sections(domain)
     for action in domain.actions:
         out.extend(_action_sections(action))
@@ -176,6 +179,9 @@ class Place:
         self.durative = durative
 
     def inside(self, role: str | None = None, label: str | None = None, timed: bool | None = None) -> Place:
+        """The place one level deeper, keeping whatever the caller does not override; the durative flag never
+        changes inside an action.
+        """
         return Place(
             role or self.role,
             label or self.label,

@@ -28,6 +28,9 @@ _MISSING = object()
 
 
 def check_plan(plan: Plan, problem: Problem | None, domain: Domain | None) -> list[Diagnostic]:
+    """The diagnostics of a plan's steps against the domain (and the problem's objects when known); without a
+    domain nothing can be checked, so the list is empty.
+    """
     if domain is None:
         return []
     vocab = vocabulary(domain)

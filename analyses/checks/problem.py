@@ -67,6 +67,9 @@ FactKey = tuple[str, ...]
 
 
 def check_problem(problem: Problem, domain: Domain | None) -> list[Diagnostic]:
+    """Every semantic diagnostic of a problem; without its domain only what the problem says about itself is
+    checked.
+    """
     return _ProblemCheck(problem, domain).run()
 
 

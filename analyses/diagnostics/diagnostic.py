@@ -14,6 +14,8 @@ from plansight.analyses.diagnostics.spans import Span
 
 
 class Severity(str, Enum):
+    """How serious a diagnostic is; the values are the names users write in severity overrides."""
+
     ERROR = "error"
     WARNING = "warning"
     INFORMATION = "information"
@@ -21,6 +23,9 @@ class Severity(str, Enum):
 
 
 class Tag(str, Enum):
+    """Extra rendering hints an editor understands: unnecessary code is faded, deprecated code struck through.
+    """
+
     UNNECESSARY = "unnecessary"
     DEPRECATED = "deprecated"
 
@@ -36,6 +41,10 @@ class Related:
 
 @dataclass(frozen=True, slots=True)
 class Diagnostic:
+    """One finding about a file, independent of how it is shown: the CLI prints it, the server converts it to
+    an LSP diagnostic, and quick fixes key off its ``code``.
+    """
+
     code: str
     severity: Severity
     message: str
@@ -48,6 +57,8 @@ class Diagnostic:
 
 @dataclass(frozen=True, slots=True)
 class CodeInfo:
+    """What ``plansight codes`` lists for one diagnostic code: its default severity and a one-line summary."""
+
     code: str
     severity: Severity
     summary: str

@@ -23,9 +23,13 @@ class Span(NamedTuple):
     end: int
 
     def cover(self, other: Span) -> Span:
+        """The smallest span holding both, for a diagnostic that must underline two pieces at once."""
         return Span(min(self.start, other.start), max(self.end, other.end))
 
     def contains(self, offset: int) -> bool:
+        """Whether ``offset`` falls inside, ends included, so a cursor right after a name still counts as on
+        it.
+        """
         return self.start <= offset <= self.end
 
 
@@ -62,12 +66,15 @@ class LineIndex:
 
     @property
     def line_count(self) -> int:
+        """How many lines the text has; a text ending in a newline has an empty last line."""
         return len(self._line_starts)
 
     def line_of(self, offset: int) -> int:
+        """The 0-based line holding ``offset``."""
         return bisect.bisect_right(self._line_starts, offset) - 1
 
     def line_start(self, line: int) -> int:
+        """The offset where 0-based ``line`` starts."""
         return self._line_starts[line]
 
     def line_end(self, line: int) -> int:
@@ -79,6 +86,9 @@ class LineIndex:
         return end
 
     def position(self, offset: int) -> Position:
+        """The LSP position of a code-point offset, its character counted in UTF-16 code units as the protocol
+        requires; offsets past a line's end are clamped to it.
+        """
         offset = max(0, min(offset, len(self._text)))
         line = self.line_of(offset)
         start = self._line_starts[line]
@@ -104,4 +114,5 @@ class LineIndex:
         return index
 
     def range(self, span: Span) -> tuple[Position, Position]:
+        """The start and end positions of ``span``, ready for an LSP range."""
         return self.position(span.start), self.position(span.end)

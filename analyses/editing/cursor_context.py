@@ -45,10 +45,13 @@ class CursorContext:
 
     @property
     def innermost(self) -> OpenForm | None:
+        """The form the cursor is directly inside, or None at the top level."""
         return self.forms[-1] if self.forms else None
 
     @property
     def heads(self) -> tuple[str, ...]:
+        """The head word of each enclosing form, outermost first: completion decides what fits from this path.
+        """
         return tuple(f.head for f in self.forms)
 
     @property
@@ -63,10 +66,16 @@ class CursorContext:
 
     @property
     def previous_word(self) -> str:
+        """The word just before the cursor in its form (empty at the form's start), e.g. the ``-`` that calls
+        for a type.
+        """
         return self.words_before[-1] if self.words_before else ""
 
 
 def cursor_context(text: str, offset: int) -> CursorContext:
+    """Where the cursor is, read from the raw text rather than the model, so completion still works in a file
+    that does not parse yet.
+    """
     offset = max(0, min(offset, len(text)))
     line_start = text.rfind("\n", 0, offset) + 1
     prefix_match = _PREFIX.search(text, line_start, offset)

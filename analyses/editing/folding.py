@@ -20,12 +20,17 @@ _SCAN = re.compile(r"\([^()\n;]*\)|[()]|;[^\n]*")
 
 
 class Fold(NamedTuple):
+    """One foldable region: a multi-line form or a run of comment lines."""
+
     start_line: int
     end_line: int
     kind: str  # region | comment
 
 
 def folding_ranges(text: str) -> list[Fold]:
+    """The foldable regions of a PDDL text, from parentheses and comments alone, so folding works on files
+    with syntax errors.
+    """
     lines = LineIndex(text)
     line_of = lines.line_of
     folds: list[Fold] = []

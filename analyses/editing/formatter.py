@@ -55,6 +55,8 @@ _ONE_CHILD_ON_HEAD_LINE = frozenset(("define", ":goal", ":constraints", ":derive
 
 @dataclass(slots=True, eq=False)
 class Word:
+    """An atom of the source kept verbatim by the formatter (names, numbers, keywords)."""
+
     text: str
     span: Span
     blank_before: bool = False
@@ -62,6 +64,10 @@ class Word:
 
 @dataclass(slots=True, eq=False)
 class Comment:
+    """A comment, kept where the author put it: after the code on its line when trailing, on its own line
+    otherwise.
+    """
+
     text: str
     span: Span
     trailing: bool  # on the line of the code before it
@@ -70,6 +76,10 @@ class Comment:
 
 @dataclass(slots=True, eq=False)
 class Form:
+    """A parenthesised form; its one-line text is computed on demand and cached, since layout asks for it
+    repeatedly while choosing where to break.
+    """
+
     children: list[Element]
     span: Span
     blank_before: bool = False
@@ -187,6 +197,9 @@ class Layout:
 
     # one-line texts, computed bottom-up without recursion (a deep formula must not overflow the stack)
     def flat(self, root: Form) -> str | None:
+        """The form on one line, or None when a comment inside forbids it; computed bottom-up without
+        recursion, so deeply nested files cannot overflow the stack, and cached on each form.
+        """
         if root.flat is None:
             stack: list[tuple[Form, bool]] = [(root, False)]
             while stack:
@@ -407,6 +420,7 @@ class Layout:
             yield current
 
     def item(self, item: _Item, indent: int, head: str) -> list[str]:
+        """The lines of one item of a section, wrapped at the configured width and indented at ``indent``."""
         prefix = " " * indent
         lines = [prefix]
         column = indent

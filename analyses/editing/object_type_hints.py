@@ -19,11 +19,18 @@ LONG_RUN = 3
 
 
 class TypeHint(NamedTuple):
+    """An inlay hint naming an object's type when ``a b c ... - type`` states it far from the name (a long
+    run, or another line).
+    """
+
     offset: int  # just after the object's name
     label: str
 
 
 def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> list[TypeHint]:
+    """The type hints of a problem's ``:objects``, limited to ``span`` when given (the visible range of the
+    editor).
+    """
     runs: dict[Span, list[int]] = {}
     objects = problem.objects
     for index, typed in enumerate(objects):

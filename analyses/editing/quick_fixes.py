@@ -36,6 +36,8 @@ from plansight.analyses.syntax.documents import ParsedDocument
 
 @dataclass(frozen=True, slots=True)
 class FileEdit:
+    """One text replacement in one file; a fix may touch the domain while the diagnostic is in the problem."""
+
     path: str
     span: Span
     new_text: str
@@ -43,6 +45,8 @@ class FileEdit:
 
 @dataclass(frozen=True, slots=True)
 class Fix:
+    """A quick fix as the core describes it; the server turns it into an LSP code action."""
+
     title: str
     edits: tuple[FileEdit, ...]
     kind: str = "quickfix"  # quickfix | source

@@ -96,6 +96,7 @@ class Occurrence(NamedTuple):
 
     @property
     def is_declaration(self) -> bool:
+        """Whether this occurrence declares the symbol, which is where go-to-definition lands."""
         return self.role == "declaration"
 
 
@@ -124,6 +125,7 @@ class SymbolIndex:
         self._by_target: dict[Declaration, list[Occurrence]] | None = None
 
     def at(self, offset: int) -> Occurrence | None:
+        """The occurrence under the cursor; a cursor just after a name still finds it."""
         return symbol_at(self, offset)
 
     def references_to(self, target: Declaration) -> list[Occurrence]:

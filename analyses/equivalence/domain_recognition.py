@@ -79,9 +79,11 @@ class Recognised:
     predicates: tuple[tuple[str, str], ...]
 
     def to_domain(self) -> dict[str, str]:
+        """The predicate map from the template's names to this domain's."""
         return dict(self.predicates)
 
     def to_template(self) -> dict[str, str]:
+        """The inverse map, from this domain's predicate names back to the template's."""
         return {mine: theirs for theirs, mine in self.predicates}
 
 

@@ -29,6 +29,9 @@ class Interrupted(Exception):
 
 @dataclass(frozen=True, slots=True)
 class Budget:
+    """Limits on the goal-closure search, so grading a class of submissions cannot hang on one large problem.
+    """
+
     states: int = 200_000
     seconds: float = 10.0
     planner_seconds: float = 10.0

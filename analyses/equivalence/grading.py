@@ -27,11 +27,14 @@ def summary_text(counts: Mapping[str, int]) -> str:
 
 @dataclass(frozen=True, slots=True)
 class Graded:
+    """The verdict for one student's file, as one row of the grading report."""
+
     student: str
     path: str
     verdict: Verdict
 
     def row(self) -> dict[str, object]:
+        """The row as the JSON and CSV reports write it."""
         v = self.verdict
         return {
             "student": self.student,
@@ -47,6 +50,9 @@ class Graded:
 
 
 def grade_file(reference: Reference, student: str, path: str, placeholder: bool) -> Graded:
+    """Grade one submission against the reference; an unreadable file or a folder without a problem is graded
+    as unparseable rather than raising.
+    """
     if os.path.isdir(path):
         return Graded(student, path, unparseable("the folder holds no `.pddl` problem.", placeholder))
     try:

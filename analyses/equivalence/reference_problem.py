@@ -28,6 +28,9 @@ class ReferenceLoad:
 def load_reference(
     analyzer: Analyzer, reference_path: str, domain_path: str | None = None, budget: Budget | None = None
 ) -> ReferenceLoad:
+    """Parse the reference problem and find its domain, or say in words why it cannot serve as a reference;
+    grading needs one before any submission is read.
+    """
     document = analyzer.parse(reference_path)
     name = os.path.basename(reference_path)
     if document is None:

@@ -45,10 +45,12 @@ class GroundTask:
     display: Mapping[str, str] | None = None
 
     def show(self, fact: Fact) -> str:
+        """A fact written as PDDL with the objects' original spelling, for explanations shown to users."""
         names = self.display or {}
         return "(" + " ".join([fact[0], *(names.get(a, a) for a in fact[1:])]) + ")"
 
     def show_object(self, key: str) -> str:
+        """An object's original spelling for messages (keys are lower case)."""
         return (self.display or {}).get(key, key)
 
 
@@ -106,6 +108,9 @@ class SceneGraph:
     _colours: list[Hashable] | None = None
 
     def add_scene(self, task: GroundTask, facts: Iterable[Fact], scope: str) -> SceneGraph:
+        """Add the facts of one scope (init or goal) as labelled nodes linked to the objects they mention;
+        returns the graph so calls chain.
+        """
         if not self.objects:
             for obj in task.objects:
                 self._index[obj] = len(self.labels)
@@ -155,16 +160,23 @@ class SceneGraph:
         return self._colours
 
     def native(self) -> Any:
+        """The graph in the isomorphism backend's own representation, built once and reused for every
+        comparison.
+        """
         if self._native is None:
             self._native = _BACKEND.build(self)
         return self._native
 
 
 def object_label(task: GroundTask, obj: str) -> Label:
+    """The label an object node carries: constants must map to themselves, objects only to objects of the same
+    type.
+    """
     return ("const", obj) if obj in task.constants else ("object", task.objects[obj])
 
 
 def scene_graph(task: GroundTask, facts: Iterable[Fact], scope: str) -> SceneGraph:
+    """A fresh scene graph for one scope of a task."""
     return SceneGraph().add_scene(task, facts, scope)
 
 
@@ -261,4 +273,7 @@ BACKENDS = {"networkx": _NetworkX, "rustworkx": _RustworkX}
 
 
 def backend_name() -> str:
+    """Which graph library compares the scene graphs: rustworkx when installed, networkx otherwise; both give
+    the same answers.
+    """
     return _BACKEND.name

@@ -88,6 +88,7 @@ class Verdict:
         return "unsolvable" if self.solvable is False else "not equivalent"
 
     def as_json(self, candidate: str) -> dict[str, object]:
+        """The verdict as the CLI's JSON output writes it for ``candidate``."""
         return {
             "candidate": candidate,
             "parseable": self.parseable,
@@ -120,18 +121,25 @@ class Reference:
 
     @cached_property
     def errors(self) -> list[str]:
+        """Why the reference itself is broken (empty when it is fine); computed once for a whole grading run.
+        """
         return _errors(self.problem, self.domain)
 
     @cached_property
     def task(self) -> GroundTask:
+        """The reference grounded once, shared by every candidate compared with it."""
         return ground_task(self.problem, self.domain)
 
     @cached_property
     def init_graph(self) -> SceneGraph:
+        """The scene graph of the reference's initial state, built once per grading run."""
         return scene_graph(self.task, self.task.init, INIT)
 
     @cached_property
     def written_graph(self) -> SceneGraph | None:
+        """The scene graph of the problem as written, or None when its goal is more than a conjunction of
+        literals.
+        """
         return _written_graph(self.task)
 
     def completion(self, cancelled: Cancelled | None = None) -> _Completed:
@@ -165,6 +173,9 @@ def equivalence(
     placeholder: bool = False,
     budget: Budget | None = None,
 ) -> Verdict:
+    """Whether ``candidate`` describes the same task as ``reference`` in ``domain``; the one-shot entry point
+    when there is no grading run to share work across.
+    """
     return compare(Reference(domain, reference, budget or Budget()), candidate, placeholder)
 
 
@@ -347,6 +358,7 @@ def compare_text(reference: Reference, path: str, text: str, placeholder: bool =
 
 
 def unparseable(reason: str, placeholder: bool = False) -> Verdict:
+    """The verdict for a file that cannot be read as a problem, with ``reason`` shown to the student."""
     return Verdict(
         False,
         False,

@@ -52,11 +52,15 @@ class Failure:
 
     @property
     def message(self) -> str:
+        """The failed sub-formula and why, as one sentence for users."""
         return f"`{self.text}` {self.reason}"
 
 
 @dataclass(frozen=True, slots=True)
 class LtlEvaluation:
+    """Whether a plan's trajectory satisfies an LTL goal, and the sub-formulas that failed when it does not.
+    """
+
     satisfied: bool
     satisfied_at: int | None
     """0-based index of the earliest state s_k such that the pairs up to s_k satisfy the formula

@@ -44,17 +44,24 @@ Element = tuple[str, ...]
 
 @dataclass(frozen=True, slots=True)
 class SimpleGoal:
+    """One way of satisfying a goal: the actions to take in order and the propositions that must hold."""
+
     actions: tuple[GroundAtom, ...] = ()
     propositions: frozenset[Element] = frozenset()
 
     def elements(self) -> frozenset[Element]:
+        """The goal as a set of elements for precision and recall; the action sequence counts as one element
+        because its order matters.
+        """
         sequence = ("action-sequence", *(" ".join(a) for a in self.actions))
         return self.propositions | {sequence} if self.actions else self.propositions
 
     def merge(self, other: SimpleGoal) -> SimpleGoal:
+        """Both goals at once, as a conjunction expands."""
         return SimpleGoal(self.actions + other.actions, self.propositions | other.propositions)
 
     def text(self) -> str:
+        """A readable rendering for reports (``move(a, b) then (on a b)``)."""
         parts = [f"{a[0]}({', '.join(a[1:])})" for a in self.actions]
         props = sorted(_element_text(e) for e in self.propositions)
         if props:
@@ -64,6 +71,10 @@ class SimpleGoal:
 
 @dataclass(frozen=True, slots=True)
 class F1Result:
+    """The best match between a candidate's and a reference's simple goals; ``truncated`` says the expansion
+    hit its limit, so the F1 is a lower bound.
+    """
+
     f1: float
     precision: float
     recall: float

@@ -20,6 +20,10 @@ from plansight.analyses.plans.simulate import Simulation, simulate
 
 @dataclass(frozen=True, slots=True)
 class LtlReport:
+    """Everything ``plansight ltl`` and the editor report about one LTL goal, built by one function so both
+    agree.
+    """
+
     satisfied: bool | None
     """None when there is no plan to judge (or it could not be simulated); ``notes`` say why."""
     satisfied_at: int | None
@@ -41,6 +45,9 @@ def trajectory(simulation: Simulation) -> list[Pair]:
 
 def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Problem | None,
                plan: Plan | None = None, reference: LtlFormula | None = None) -> LtlReport:
+    """Judge ``formula`` against ``plan`` and compare it with ``reference``, doing only what the given files
+    allow and saying in ``notes`` what was skipped.
+    """
     if formula is None:
         return LtlReport(None, None, notes=("the formula could not be parsed",))
     scope = ltl_scope(formula, domain, problem) if domain is not None else LtlScope()

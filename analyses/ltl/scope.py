@@ -37,12 +37,15 @@ class TypedUse:
 
 @dataclass(frozen=True, slots=True)
 class VariableRange:
+    """The objects a quantified variable ranges over, narrowed by how the formula uses it."""
+
     objects: tuple[str, ...]
     uses: tuple[TypedUse, ...] = ()
     """The typed uses that narrowed the range (empty: every object and constant)."""
 
     @property
     def types(self) -> tuple[str, ...]:
+        """The types that narrowed the range, each once, in order of use."""
         return tuple(dict.fromkeys(t for use in self.uses for t in use.types))
 
 
@@ -62,6 +65,7 @@ class LtlScope:
         return name in self.actions and name not in self.predicates
 
     def parameters(self, name: str) -> tuple[TypedName, ...] | None:
+        """The parameters of the predicate or action ``name``, or None when the domain declares neither."""
         declaration = self.predicates.get(name) or self.actions.get(name)
         return declaration.parameters if declaration is not None else None
 
@@ -73,6 +77,9 @@ class LtlScope:
         return (type_keys(constant.type) if constant is not None else ()) or (OBJECT,)
 
     def range_of(self, quantifier: LtlQuantified) -> tuple[str, ...]:
+        """The objects ``quantifier`` ranges over: its narrowed range, or every object when nothing narrowed
+        it.
+        """
         found = self.ranges.get(quantifier)
         return found.objects if found is not None else self.objects
 

@@ -27,18 +27,24 @@ class LtlAtom:
 
 @dataclass(frozen=True, slots=True)
 class LtlNot:
+    """Negation in an LTL goal."""
+
     operand: LtlFormula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class LtlAnd:
+    """Conjunction in an LTL goal."""
+
     operands: tuple[LtlFormula, ...]
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class LtlOr:
+    """Disjunction in an LTL goal."""
+
     operands: tuple[LtlFormula, ...]
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
@@ -86,6 +92,7 @@ class LtlGoal:
 
 
 def ltl_children(formula: LtlFormula) -> tuple[LtlFormula, ...]:
+    """The direct sub-formulas, so walks over a formula need not know every node type."""
     if isinstance(formula, LtlAtom):
         return ()
     if isinstance(formula, LtlNot):

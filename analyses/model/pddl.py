@@ -25,10 +25,12 @@ class Name:
 
     @property
     def is_variable(self) -> bool:
+        """Whether this is a variable (``?x``) rather than a name."""
         return self.key.startswith("?")
 
     @property
     def display(self) -> str:
+        """The spelling to show users: as written when known, the lower-case key otherwise."""
         return self.text or self.key
 
     def __str__(self) -> str:
@@ -36,6 +38,9 @@ class Name:
 
 
 def name(text: str, span: Span = NO_SPAN) -> Name:
+    """A Name from text: PDDL is case-insensitive, so the key is lower case while the text keeps the user's
+    spelling.
+    """
     return Name(text.lower(), text, span)
 
 
@@ -48,6 +53,7 @@ class TypeRef:
 
     @property
     def is_either(self) -> bool:
+        """Whether this is an ``(either ...)`` union rather than a single type."""
         return len(self.names) != 1
 
 
@@ -65,6 +71,8 @@ class TypedName:
 
 @dataclass(frozen=True, slots=True)
 class Number:
+    """A numeric literal; ``text`` keeps the spelling so printing does not turn ``1`` into ``1.0``."""
+
     value: float
     text: str = field(default="", compare=False, hash=False)
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -81,6 +89,8 @@ class FunctionTerm:
 
 @dataclass(frozen=True, slots=True)
 class Arithmetic:
+    """An arithmetic expression over numeric fluents and numbers."""
+
     op: str  # + - * /
     args: tuple[NumericExpr, ...]
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -95,6 +105,8 @@ NumericExpr = Number | FunctionTerm | Arithmetic | Name
 
 @dataclass(frozen=True, slots=True)
 class Atom:
+    """A predicate applied to names or variables, the basic condition and effect."""
+
     predicate: Name
     args: tuple[Name, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -102,6 +114,10 @@ class Atom:
 
 @dataclass(frozen=True, slots=True)
 class Equality:
+    """``(= a b)`` between two objects or variables, kept apart from numeric comparison because it needs
+    ``:equality`` and no fluents.
+    """
+
     left: Name
     right: Name
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -109,24 +125,32 @@ class Equality:
 
 @dataclass(frozen=True, slots=True)
 class Not:
+    """A negated formula (a delete effect when it appears in an effect)."""
+
     arg: Formula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class And:
+    """A conjunction; the empty conjunction stands for ``()``, which is always true."""
+
     args: tuple[Formula, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Or:
+    """A disjunction (needs ``:disjunctive-preconditions``)."""
+
     args: tuple[Formula, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
 
 
 @dataclass(frozen=True, slots=True)
 class Imply:
+    """An implication (needs ``:disjunctive-preconditions``)."""
+
     condition: Formula
     consequence: Formula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -134,6 +158,8 @@ class Imply:
 
 @dataclass(frozen=True, slots=True)
 class Quantified:
+    """An ``exists`` or ``forall`` over typed variables."""
+
     quantifier: str  # "exists" | "forall"
     variables: tuple[TypedName, ...]
     body: Formula
@@ -142,6 +168,8 @@ class Quantified:
 
 @dataclass(frozen=True, slots=True)
 class Comparison:
+    """A numeric comparison between expressions (needs ``:numeric-fluents``)."""
+
     op: str  # < <= = >= >
     left: NumericExpr
     right: NumericExpr
@@ -150,6 +178,8 @@ class Comparison:
 
 @dataclass(frozen=True, slots=True)
 class Preference:
+    """A soft goal or constraint, optionally named so the metric can refer to it."""
+
     name: Name | None
     body: Formula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -189,6 +219,8 @@ class Modal:
 
 @dataclass(frozen=True, slots=True)
 class When:
+    """A conditional effect."""
+
     condition: Formula
     effect: Formula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -196,6 +228,8 @@ class When:
 
 @dataclass(frozen=True, slots=True)
 class NumericEffect:
+    """An effect that changes a numeric fluent."""
+
     op: str  # assign increase decrease scale-up scale-down
     target: FunctionTerm
     value: NumericExpr
@@ -265,6 +299,7 @@ def conjuncts(formula: Formula | None) -> list[Formula]:
 
 
 def numeric_terms(expr: NumericExpr) -> Iterator[NumericExpr]:
+    """Every node of a numeric expression, parents before children, without recursion."""
     stack: list[NumericExpr] = [expr]
     while stack:
         node = stack.pop()
@@ -278,6 +313,8 @@ def numeric_terms(expr: NumericExpr) -> Iterator[NumericExpr]:
 
 @dataclass(frozen=True, slots=True)
 class TypeDecl:
+    """One declared type and its parent type, if any."""
+
     name: Name
     parent: TypeRef | None = None
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -285,6 +322,8 @@ class TypeDecl:
 
 @dataclass(frozen=True, slots=True)
 class PredicateDecl:
+    """A predicate's declaration: its name and typed parameters."""
+
     name: Name
     parameters: tuple[TypedName, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -292,6 +331,8 @@ class PredicateDecl:
 
 @dataclass(frozen=True, slots=True)
 class FunctionDecl:
+    """A numeric or object fluent's declaration."""
+
     name: Name
     parameters: tuple[TypedName, ...] = ()
     type: TypeRef | None = None  # None: number
@@ -319,11 +360,14 @@ class Action:
 
     @property
     def durative(self) -> bool:
+        """Whether this is a ``:durative-action``, whose conditions and effects are time-annotated."""
         return self.kind == "durative-action"
 
 
 @dataclass(frozen=True, slots=True)
 class DerivedPredicate:
+    """An axiom: the head predicate holds whenever the body does."""
+
     head: PredicateDecl
     body: Formula
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -331,6 +375,10 @@ class DerivedPredicate:
 
 @dataclass(frozen=True, slots=True)
 class Domain:
+    """A parsed domain file; ``sections`` lists the section keywords as written so checks can report misplaced
+    or repeated sections.
+    """
+
     name: Name
     requirements: tuple[Name, ...] = ()
     types: tuple[TypeDecl, ...] = ()
@@ -346,6 +394,8 @@ class Domain:
 
 @dataclass(frozen=True, slots=True)
 class Metric:
+    """A problem's plan-quality metric."""
+
     direction: str  # minimize | maximize
     expr: NumericExpr
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
@@ -353,6 +403,10 @@ class Metric:
 
 @dataclass(frozen=True, slots=True)
 class Problem:
+    """A parsed problem file; ``sections`` lists the section keywords as written so checks can report
+    misplaced or repeated sections.
+    """
+
     name: Name
     domain_name: Name | None = None
     requirements: tuple[Name, ...] = ()
@@ -367,6 +421,8 @@ class Problem:
 
 @dataclass(frozen=True, slots=True)
 class PlanStep:
+    """One step of a plan; ``time`` and ``duration`` are set only for temporal plans."""
+
     action: Name
     args: tuple[Name, ...] = ()
     time: Number | None = None
@@ -376,6 +432,8 @@ class PlanStep:
 
 @dataclass(frozen=True, slots=True)
 class Plan:
+    """A parsed plan file, with the cost line planners print when there is one."""
+
     steps: tuple[PlanStep, ...] = ()
     cost: Number | None = None
     span: Span = field(default=NO_SPAN, compare=False, hash=False)

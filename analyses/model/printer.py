@@ -69,6 +69,7 @@ def number_text(number: Number) -> str:
 
 
 def type_text(type_ref: TypeRef) -> str:
+    """A type reference as PDDL text."""
     if len(type_ref.names) == 1:
         return type_ref.names[0].display
     return "(either " + " ".join(n.display for n in type_ref.names) + ")"
@@ -328,6 +329,8 @@ def _ordered(
 
 
 def print_domain(domain: Domain) -> str:
+    """The domain as PDDL text, for writing a model that was built or rewritten rather than read from a file.
+    """
     present = {
         key
         for key, value in (
@@ -374,6 +377,8 @@ def print_domain(domain: Domain) -> str:
 
 
 def print_problem(problem: Problem) -> str:
+    """The problem as PDDL text, for writing a model that was built or rewritten rather than read from a file.
+    """
     present = {
         key
         for key, value in (

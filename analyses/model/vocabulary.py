@@ -39,6 +39,7 @@ class Vocabulary:
 
     @property
     def requirements(self) -> frozenset[str]:
+        """The domain's requirement keys (``:typing`` ...), for the checks that depend on them."""
         return frozenset(r.key for r in self.domain.requirements)
 
     @property
@@ -68,6 +69,9 @@ class Vocabulary:
         return result
 
     def is_subtype(self, sub: str, sup: str) -> bool:
+        """Whether a value of type ``sub`` may be used where ``sup`` is expected; every type is a subtype of
+        ``object``.
+        """
         return sup == OBJECT or sup in self.ancestors(sub)
 
     def fits(self, value_types: tuple[str, ...], expected: TypeRef | None) -> bool:
@@ -99,6 +103,7 @@ class Vocabulary:
 
     @cached_property
     def changed_functions(self) -> frozenset[str]:
+        """The numeric fluents some action changes; the others are constants of the problem."""
         changed: set[str] = set()
         for action in self.domain.actions:
             for node in walk(action.effect):
@@ -107,14 +112,19 @@ class Vocabulary:
         return frozenset(changed)
 
     def is_static(self, predicate: str) -> bool:
+        """Whether no action changes ``predicate``, so its truth is fixed by the initial state."""
         return predicate not in self.changed_predicates
 
 
 def type_keys(type_ref: TypeRef | None) -> tuple[str, ...]:
+    """The type keys of a reference (several for an ``either``), empty when untyped."""
     return tuple(t.key for t in type_ref.names) if type_ref is not None else ()
 
 
 def vocabulary(domain: Domain) -> Vocabulary:
+    """Index a domain's declarations by key; the first declaration wins, as the duplicate check reports the
+    others.
+    """
     types: dict[str, TypeRef | None] = {}
     for decl in domain.types:
         types.setdefault(decl.name.key, decl.parent)
@@ -144,9 +154,11 @@ class ProblemScope:
     objects: dict[str, TypedName] = field(default_factory=dict)
 
     def lookup(self, name: str) -> TypedName | None:
+        """The declaration of an object or domain constant, or None when ``name`` is neither."""
         return self.objects.get(name) or self.vocabulary.constants.get(name)
 
     def types_of(self, name: str) -> tuple[str, ...]:
+        """The declared types of an object or constant, empty when unknown or untyped."""
         entry = self.lookup(name)
         return type_keys(entry.type) if entry is not None else ()
 
@@ -167,6 +179,7 @@ def _ref(type_name: str) -> TypeRef:
 
 
 def problem_scope(vocab: Vocabulary, problem: Problem) -> ProblemScope:
+    """The objects a problem can name: its own plus the domain's constants; the first declaration wins."""
     objects: dict[str, TypedName] = {}
     for o in problem.objects:
         objects.setdefault(o.name.key, o)

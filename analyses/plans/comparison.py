@@ -17,12 +17,18 @@ from plansight.analyses.semantics.world import State, World
 
 
 def steps_of(actions: Sequence[Action]) -> tuple[PlanStep, ...]:
+    """Plan steps from bare ground actions, so a planner's or a reference's actions can be simulated like a
+    parsed plan.
+    """
     return tuple(PlanStep(name(action[0]), tuple(name(arg) for arg in action[1:])) for action in actions)
 
 
 def simulate_actions(
     domain: Domain, problem: Problem, actions: Sequence[Action], world: World | None = None
 ) -> Simulation:
+    """Simulate bare ground actions; pass ``world`` to reuse one already built for the same domain and
+    problem.
+    """
     return simulate(domain, problem, steps_of(actions), world=world)
 
 

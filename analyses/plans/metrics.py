@@ -46,14 +46,17 @@ DEFAULT_POTENTIAL_BUDGET = 20000  # plan variants evaluated at most in the poten
 
 
 def action_of(name: str, args: Iterable[str] = ()) -> Action:
+    """A ground action in the lower-case form the metrics compare, since PDDL names are case-insensitive."""
     return (name.lower(), *(arg.lower() for arg in args))
 
 
 def actions_of(plan: Plan) -> list[Action]:
+    """A parsed plan's steps as ground actions for the metrics."""
     return [action_of(step.action.text, (arg.text for arg in step.args)) for step in plan.steps]
 
 
 def action_text(action: Action) -> str:
+    """A ground action written as PDDL, for reports."""
     return "(" + " ".join(action) + ")"
 
 
@@ -94,6 +97,8 @@ def action_similarity(action: Action, reference: Action, version: SimilarityVers
 
 @dataclass(frozen=True, slots=True)
 class Pair:
+    """A plan step paired with a reference step, with its AQM label and similarity."""
+
     index: int
     reference_index: int
     label: Label
@@ -108,10 +113,12 @@ class Alignment:
     pairs: tuple[Pair, ...]
 
     def count(self, label: Label) -> int:
+        """How many plan steps got ``label``."""
         return sum(1 for value in self.labels if value == label)
 
     @property
     def similar_pairs(self) -> tuple[Pair, ...]:
+        """The pairs of similar but not identical steps, which add their similarity to the plan's score."""
         return tuple(pair for pair in self.pairs if pair.label in ("same_act", "diff_act"))
 
 
@@ -262,6 +269,7 @@ def raw_score(
 
 
 def normalised(raw: float, length: int) -> float:
+    """A score per action; an empty plan scores 0 rather than dividing by zero."""
     return raw / length if length else 0.0
 
 
@@ -280,10 +288,13 @@ StepKind = Literal["remove", "reorder", "repair_parameters", "repair_action", "a
 
 @dataclass(frozen=True, slots=True)
 class Step:
+    """One edit of the StV sequence that turns the plan into the reference."""
+
     kind: StepKind
     action: Action
 
     def to_json(self) -> dict[str, str]:
+        """The edit as the CLI's JSON output writes it."""
         return {"kind": self.kind, "action": action_text(self.action)}
 
 
@@ -464,6 +475,7 @@ class Evaluation:
 
     @property
     def stv(self) -> int:
+        """Steps to valid: how many edits turn the plan into the reference."""
         return len(self.steps)
 
     def to_json(self) -> dict[str, Any]:

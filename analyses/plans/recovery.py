@@ -50,12 +50,16 @@ _UNSUPPORTED = {34, 37}
 
 @dataclass(frozen=True, slots=True)
 class Budget:
+    """Limits for the planner that completes a broken plan, so repair cannot run away on a hard problem."""
+
     time_limit_s: float = 30.0
     memory_limit_mb: int = 2048
 
 
 @dataclass(frozen=True, slots=True)
 class PlannerResult:
+    """What one planner call returned, with the time it took."""
+
     status: PlannerStatus
     plan: tuple[Action, ...] | None
     planner: str
@@ -64,6 +68,7 @@ class PlannerResult:
 
     @property
     def solved(self) -> bool:
+        """Whether the planner found a plan."""
         return self.status == "solved"
 
 
@@ -217,6 +222,10 @@ def with_initial_state(problem: Problem, state: Iterable[GroundAtom]) -> Problem
 
 @dataclass(frozen=True, slots=True)
 class Recovery:
+    """A repaired plan: the kept prefix of the original and the planner's completion, and which rule chose the
+    prefix.
+    """
+
     prefix: tuple[Action, ...]
     completion: tuple[Action, ...]
     status: PlannerStatus | Literal["already-valid", "skipped"]
@@ -227,6 +236,7 @@ class Recovery:
 
     @property
     def plan(self) -> tuple[Action, ...] | None:
+        """The whole repaired plan, or None when no repair was found."""
         return self.prefix + self.completion if self.status in ("solved", "already-valid") else None
 
     def to_json(self) -> dict[str, Any]:

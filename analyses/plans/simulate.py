@@ -59,10 +59,12 @@ class TraceStep:
 
     @property
     def action(self) -> str:
+        """The step as PDDL text, as users wrote it."""
         return step_text(self.step)
 
     @property
     def span(self) -> Span:
+        """Where the step is in the plan file, for underlining it."""
         return self.step.span
 
 
@@ -78,6 +80,9 @@ class Missing:
 
 @dataclass(frozen=True, slots=True)
 class Failure:
+    """Why the plan stops at step ``index``: the category, the unsatisfied conditions and a message for users.
+    """
+
     index: int
     action: str
     category: str
@@ -88,11 +93,14 @@ class Failure:
 
 @dataclass(frozen=True, slots=True)
 class Goals:
+    """Which goal atoms hold at the end of the plan."""
+
     satisfied: tuple[str, ...]
     unsatisfied: tuple[str, ...]
 
     @property
     def fraction(self) -> float:
+        """The share of goal atoms that hold; 1 when the goal has none."""
         total = len(self.satisfied) + len(self.unsatisfied)
         return len(self.satisfied) / total if total else 1.0
 
@@ -115,16 +123,20 @@ class Simulation:
 
     @property
     def lea(self) -> int | None:
+        """LEA: how many steps execute before the first that cannot, or None when the simulation was skipped.
+        """
         if self.skipped_reason is not None:
             return None
         return self.failure.index if self.failure is not None else self.length
 
     @property
     def executable(self) -> bool | None:
+        """Whether every step executes, or None when the simulation was skipped."""
         return None if self.skipped_reason is not None else self.failure is None
 
     @property
     def valid(self) -> bool | None:
+        """Whether the plan executes and reaches the goal, or None when the simulation was skipped."""
         if self.skipped_reason is not None:
             return None
         return self.failure is None and not self.goals.unsatisfied
@@ -146,6 +158,7 @@ class Simulation:
         return frozenset(state)
 
     def state_after(self, index: int) -> State:
+        """The state after step ``index`` (0-based), i.e. before the next one."""
         return self.state_before(index + 1)
 
     @property
@@ -208,6 +221,7 @@ def _line_start(text: str, offset: int) -> int:
 
 
 def step_text(step: PlanStep | Unparsed) -> str:
+    """A step as PDDL text; a step that did not parse keeps its raw text."""
     if isinstance(step, Unparsed):
         return step.text
     return format_atom((step.action.display, *(a.display for a in step.args)))

@@ -52,10 +52,14 @@ def accepted(type_ref: TypeRef | None, known_types: Container[str]) -> Accepted:
 
 
 def fits(ancestry: Ancestry, wanted: Accepted) -> bool:
+    """Whether a value of ``ancestry`` may be passed where ``wanted`` is accepted; an unknown type on either
+    side is given the benefit of the doubt.
+    """
     return wanted is None or ancestry is None or not wanted.isdisjoint(ancestry)
 
 
 def ancestry_of(vocab: Vocabulary, type_ref: TypeRef | None) -> Ancestry:
+    """Every type a value of ``type_ref`` belongs to (its ancestors included), or None when untyped."""
     if type_ref is None:
         return None
     result: set[str] = set()
@@ -72,6 +76,7 @@ def describe_type(type_ref: TypeRef | None) -> str:
 
 
 def mismatch_message(arg: Name, actual: TypeRef | None, owner: Name, index: int, parameter: TypedName) -> str:
+    """The message for an argument of the wrong type, naming the argument, the parameter and both types."""
     return (
         f"`{arg.display}` has type {describe_type(actual)}, but the {ordinal(index + 1)} argument of "
         f"`{owner.display}` (`{parameter.name.display}`) must have type {describe_type(parameter.type)}."
@@ -108,16 +113,19 @@ def swap_hint(owner: Name, args: Sequence[Name], values: list[object], wanted: t
 
 
 def count(n: int, noun: str = "argument") -> str:
+    """``n`` things in words (``no arguments``, ``1 argument``, ``3 arguments``)."""
     if n == 0:
         return f"no {noun}s"
     return f"1 {noun}" if n == 1 else f"{n} {noun}s"
 
 
 def arity_message(what: Name, expected: int, got: int) -> str:
+    """The message for a call with the wrong number of arguments."""
     return f"`{what.display}` takes {count(expected)}, got {got}."
 
 
 def ordinal(n: int) -> str:
+    """``n`` as an English ordinal (1st, 2nd, 11th, 23rd)."""
     if 10 <= n % 100 <= 20:
         return f"{n}th"
     return f"{n}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(n % 10, 'th') }"
@@ -137,6 +145,9 @@ class Signatures:
         self._cache: dict[str, Signature] = {}
 
     def get(self, key: str) -> Signature | None:
+        """The parameters of ``key`` and the types each accepts, computed on first use and cached; None when
+        undeclared.
+        """
         found = self._cache.get(key)
         if found is None:
             decl = self._declarations.get(key)

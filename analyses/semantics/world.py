@@ -68,11 +68,14 @@ _VARIABLE = re.compile(r"\?[^\s()]+")
 
 
 class GroundAction(NamedTuple):
+    """An action name with object arguments, the unit plans and planners exchange."""
+
     name: str
     args: tuple[str, ...]
 
     @property
     def text(self) -> str:
+        """The action as PDDL text."""
         return format_atom((self.name, *self.args))
 
 
@@ -82,6 +85,7 @@ def format_atom(atom: GroundAtom) -> str:
 
 
 def format_literal(atom: GroundAtom, positive: bool) -> str:
+    """A ground literal as PDDL text, negated with ``(not ...)`` when false."""
     return format_atom(atom) if positive else f"(not {format_atom(atom)})"
 
 
@@ -129,6 +133,7 @@ class CompiledAction:
 
     @property
     def name(self) -> str:
+        """The action's lower-case key."""
         return self.action.name.key
 
 
@@ -149,6 +154,7 @@ class GroundStep:
     """(adds, deletes) when they do not depend on the state."""
 
     def applicable(self, state: StateLike) -> bool:
+        """Whether the step can run in ``state``; a step that could not be grounded never can."""
         if self.compiled is None or self.problem is not None:
             return False
         if self.positive is None:
@@ -193,6 +199,7 @@ class World:
 
     @classmethod
     def build(cls, domain: Domain, problem: Problem) -> World:
+        """A world for ``problem`` in ``domain``, noting the constructs the simulator does not support."""
         vocab = vocabulary(domain)
         typed = vocab.typing or bool(vocab.types)
         objects = ObjectTable(vocab, problem, typed)
@@ -222,6 +229,7 @@ class World:
     # --- states ----------------------------------------------------------------------------------
 
     def initial_state(self) -> State:
+        """The problem's initial state."""
         return self._initial
 
     def holds(self, formula: Formula | None, state: StateLike, binding: Binding | None = None) -> bool:
@@ -276,10 +284,12 @@ class World:
     # --- actions ---------------------------------------------------------------------------------
 
     def action(self, name: str) -> CompiledAction | None:
+        """The compiled action ``name`` (any case), or None when the domain has none."""
         return self._actions.get(name.lower())
 
     @property
     def actions(self) -> tuple[CompiledAction, ...]:
+        """Every compiled action, in declaration order."""
         return tuple(self._actions.values())
 
     def check_call(self, name: str, args: Sequence[str]) -> CallProblem | None:
@@ -332,10 +342,14 @@ class World:
         return GroundStep(name, args, None, compiled, binding, positive, negative, effects)
 
     def binding(self, name: str, args: Sequence[str]) -> dict[str, str]:
+        """The map from the action's parameters to ``args``; the caller must pass as many arguments as it has
+        parameters.
+        """
         compiled = self._actions[name.lower()]
         return dict(zip(compiled.parameters, (a.lower() for a in args), strict=True))
 
     def precondition_holds(self, name: str, args: Sequence[str], state: StateLike) -> bool:
+        """Whether action ``name`` with ``args`` is applicable in ``state``."""
         compiled = self._actions[name.lower()]
         return compiled.precondition(state, self.binding(name, args))
 

@@ -106,11 +106,19 @@ def _section(children: Children, payload: Any) -> Section:
 
 
 class ModelBuilder(Transformer):  # type: ignore[type-arg]
+    """The callbacks lark calls on each reduction of ``grammar/pddl.lark``, one method per rule; each returns
+    the model node for its form, so the finished parse is the Domain or Problem itself.
+    """
+
     # --- files ---------------------------------------------------------------------------------
     def start(self, children: Children) -> Any:
+        """The file's one top-level form, already built."""
         return children[0]
 
     def domain(self, children: Children) -> Domain:
+        """Fold the sections of ``(define (domain ...))`` into a Domain, merging repeated sections so that
+        checks, not the parser, complain about them.
+        """
         fields: dict[str, list[Any]] = {}
         sections = []
         for section in children[6:-1]:
@@ -136,6 +144,9 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         )
 
     def problem(self, children: Children) -> Problem:
+        """Fold the sections of ``(define (problem ...))`` into a Problem, merging repeated sections so that
+        checks, not the parser, complain about them.
+        """
         fields: dict[str, list[Any]] = {}
         sections = []
         for section in children[6:-1]:
@@ -160,35 +171,46 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
 
     # --- sections ------------------------------------------------------------------------------
     def requirements(self, children: Children) -> Section:
+        """``(:requirements ...)``: the requirement keys as written."""
         return _section(children, tuple(t.name() for t in children[2:-1]))
 
     def types(self, children: Children) -> Section:
+        """``(:types ...)`` (and ``:constants``, ``:objects``): the typed names."""
         return _section(children, children[2])
 
     constants = types
     objects = types
 
     def predicates(self, children: Children) -> Section:
+        """``(:predicates ...)``: the predicate skeletons."""
         return _section(children, tuple(children[2:-1]))
 
     def functions(self, children: Children) -> Section:
+        """``(:functions ...)``: the fluent declarations with their types."""
         return _section(children, children[2])
 
     def constraints(self, children: Children) -> Section:
+        """``(:constraints ...)`` (and ``:goal``): the formula."""
         return _section(children, children[2])
 
     goal = constraints
 
     def domain_ref(self, children: Children) -> Section:
+        """A problem's ``(:domain name)``."""
         return _section(children, children[2].name())
 
     def init(self, children: Children) -> Section:
+        """``(:init ...)``, with runs of facts the lexer read in one step spelled out as atoms."""
         return _section(children, tuple(_expand_facts(children[2:-1])))
 
     def metric(self, children: Children) -> Section:
+        """``(:metric minimize|maximize expr)``."""
         return _section(children, Metric(children[2].text.lower(), numeric(children[3]), _span(children)))
 
     def action(self, children: Children) -> Section:
+        """One ``:action``, ``:durative-action``, ``:process`` or ``:event``; a repeated part keeps its first
+        occurrence, and every part keyword is recorded for the structure checks.
+        """
         kind = children[1].text.lower()
         parts: dict[str, Any] = {}
         sections = []
@@ -209,20 +231,25 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         return Section(children[1], action, action.span)
 
     def action_part(self, children: Children) -> tuple[Token, Any]:
+        """One keyword of an action and its value; ``:parameters`` comes with the parentheses around its list.
+        """
         if len(children) == 4:
             return children[0], children[2]
         return children[0], children[1]
 
     def derived(self, children: Children) -> Section:
+        """``(:derived (head ...) body)``."""
         return _section(children, DerivedPredicate(children[2], children[3], _span(children)))
 
     # --- declarations --------------------------------------------------------------------------
     def typed_names(self, children: Children) -> tuple[TypedName, ...]:
+        """Names with their optional ``- type`` groups."""
         return _typed(children)
 
     typed_vars = typed_names
 
     def name_list(self, children: Children) -> list[Name]:
+        """Names, with the runs the lexer read in one step (NAMES tokens) spelled out."""
         names: list[Name] = []
         for token in children:
             if token.type == "NAMES":
@@ -232,21 +259,26 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         return names
 
     def var_list(self, children: Children) -> list[Name]:
+        """The variables of one ``- type`` group."""
         return [t.name() for t in children]
 
     def type_ref(self, children: Children) -> TypeRef:
+        """A type, or an ``(either ...)`` union of types."""
         if len(children) == 1:
             item = children[0].name()
             return TypeRef((item,), item.span)
         return TypeRef(tuple(t.name() for t in children[2:-1]), _span(children))
 
     def skeleton(self, children: Children) -> PredicateDecl:
+        """``(name ?x - type ...)``: a predicate or function declaration."""
         return PredicateDecl(children[1].name(), children[2], _span(children))
 
     def skeleton_list(self, children: Children) -> list[PredicateDecl]:
+        """The declarations of one ``- type`` group of functions."""
         return list(children)
 
     def function_decls(self, children: Children) -> tuple[FunctionDecl, ...]:
+        """Function declarations, each carrying the type of its group (None for numeric fluents)."""
         return tuple(
             FunctionDecl(d.name, d.parameters, type_ref, d.span)
             for decls, type_ref in _groups(children)
@@ -255,24 +287,33 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
 
     # --- formulas ------------------------------------------------------------------------------
     def atomic(self, children: Children) -> Atom:
+        """An atom ``(predicate arg ...)``."""
         return Atom(children[1].name(), tuple(t.name() for t in children[2:-1]), _span(children))
 
     def and_f(self, children: Children) -> And:
+        """``(and ...)``, with runs of facts the lexer read in one step spelled out as atoms."""
         return And(tuple(_expand_facts(children[2:-1])), _span(children))
 
     def or_f(self, children: Children) -> Or:
+        """``(or ...)``."""
         return Or(tuple(children[2:-1]), _span(children))
 
     def not_f(self, children: Children) -> Not:
+        """``(not ...)``."""
         return Not(children[2], _span(children))
 
     def imply_f(self, children: Children) -> Imply:
+        """``(imply condition consequence)``."""
         return Imply(children[2], children[3], _span(children))
 
     def quantified(self, children: Children) -> Quantified:
+        """``(exists|forall (?x - type ...) body)``."""
         return Quantified(children[1].text.lower(), children[3], children[5], _span(children))
 
     def comparison(self, children: Children) -> Formula:
+        """``(op left right)``; ``=`` between two names or variables is object equality, anything else a
+        numeric comparison.
+        """
         op = children[1].text
         left, right = children[2], children[3]
         if (
@@ -286,37 +327,46 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         return Comparison(op, numeric(left), numeric(right), _span(children))
 
     def preference(self, children: Children) -> Preference:
+        """``(preference [name] body)``."""
         label = children[2].name() if isinstance(children[2], Token) else None
         return Preference(label, children[-2], _span(children))
 
     def time_spec(self, children: Children) -> TimeSpecified:
+        """``(at start|end ...)`` or ``(over all ...)`` inside a durative action."""
         return TimeSpecified(children[2].text.lower(), children[3], _span(children))
 
     def timed_literal(self, children: Children) -> TimedLiteral:
+        """``(at number literal)`` in a problem's init: a timed initial literal."""
         return TimedLiteral(_number(children[2]), children[3], _span(children))
 
     def modal(self, children: Children) -> Modal:
+        """A trajectory constraint (``always``, ``within``, ...), its numbers and formulas kept apart."""
         numbers = tuple(_number(c) for c in children[2:-1] if isinstance(c, Token))
         args = tuple(c for c in children[2:-1] if not isinstance(c, Token))
         return Modal(children[1].text.lower(), numbers, args, _span(children))
 
     def when_f(self, children: Children) -> When:
+        """``(when condition effect)``."""
         return When(children[2], children[3], _span(children))
 
     def numeric_effect(self, children: Children) -> NumericEffect:
+        """``(assign|increase|... fluent value)``; a bare fluent name becomes a nullary function term."""
         target = numeric(children[2])
         if isinstance(target, Name):
             target = FunctionTerm(target, (), target.span)
         return NumericEffect(children[1].text.lower(), target, numeric(children[3]), _span(children))  # type: ignore[arg-type]
 
     def empty_f(self, children: Children) -> And:
+        """``()``: the empty conjunction, which is always true."""
         return And((), _span(children))
 
     # --- numeric expressions -------------------------------------------------------------------
     def f_app(self, children: Children) -> FunctionTerm:
+        """A function term ``(function arg ...)``."""
         return FunctionTerm(children[1].name(), tuple(t.name() for t in children[2:-1]), _span(children))
 
     def f_arith(self, children: Children) -> Arithmetic:
+        """An arithmetic expression ``(op expr ...)``."""
         return Arithmetic(children[1].text, tuple(numeric(c) for c in children[2:-1]), _span(children))
 
 

@@ -42,6 +42,8 @@ class Directive:
 
 @dataclass(frozen=True, slots=True)
 class ParsedDocument:
+    """One file read and parsed according to its kind; what every feature starts from."""
+
     path: str
     text: str
     kind: FileKind
@@ -53,17 +55,21 @@ class ParsedDocument:
 
     @property
     def domain(self) -> Domain | None:
+        """The model when the file is a domain, else None."""
         return self.model if isinstance(self.model, Domain) else None
 
     @property
     def problem(self) -> Problem | None:
+        """The model when the file is a problem, else None."""
         return self.model if isinstance(self.model, Problem) else None
 
     @property
     def plan(self) -> Plan | None:
+        """The model when the file is a plan, else None."""
         return self.model if isinstance(self.model, Plan) else None
 
     def directive(self, key: str) -> Directive | None:
+        """The first directive comment (``; @key value``) for ``key`` at the top of the file, or None."""
         return next((d for d in self.directives if d.key == key), None)
 
 
@@ -102,6 +108,9 @@ def _first_code_offset(text: str) -> int:
 
 
 def parse_document(path: str, text: str) -> ParsedDocument:
+    """Detect the file's kind from its name and text and parse it with the matching parser; a file of unknown
+    kind keeps only its directives.
+    """
     kind = detect_kind(path, text)
     found = directives(text)
     if kind == "plan":

@@ -29,6 +29,9 @@ class SectionKeywords:
         self._starts = [s.span.start for s in self._sections]
 
     def of(self, form: Span, keyword: str) -> Span:
+        """The span of the section keyword that opens ``form``; when the parser recorded none there, the place
+        right after its ``(`` where the keyword belongs.
+        """
         index = bisect.bisect_right(self._starts, form.start)
         if index < len(self._sections):
             found = self._sections[index].span

@@ -70,6 +70,10 @@ def build_tables(
     describe: Callable[[str], str],
     rooted: bool,
 ) -> Tables:
+    """Build lark's LALR(1) tables for ``grammar`` once and flatten them for :func:`parse`; ``transformer``
+    builds the model on each reduction, ``resolve`` picks a token's terminal from the parser state and
+    ``describe`` names terminals in error messages.
+    """
     lark = Lark(grammar_text(grammar), parser="lalr", lexer=_NoLexer, transformer=transformer, start="start")
     inner = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
     table, callbacks = inner.parse_table, inner.callbacks

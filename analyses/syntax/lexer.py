@@ -90,6 +90,7 @@ class Token:
         return self
 
     def name(self) -> Name:
+        """The token as a model Name, keeping its spelling and position."""
         return Name(self.text.lower(), self.text, Span(self.start, self.end))
 
 

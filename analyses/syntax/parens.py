@@ -57,6 +57,9 @@ _ONLY_LISTED = f" (only the first {MAX_UNCLOSED_REPORTED} are listed)."
 
 
 def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
+    """The tokens with unbalanced parentheses repaired, and a diagnostic for each repair, so the LALR parser
+    always sees balanced forms and recovery can skip whole forms.
+    """
     opens = sum(1 for t in tokens if t.kind == LPAR)
     closes = sum(1 for t in tokens if t.kind == RPAR)
     budget = opens - closes  # how many `)` are missing overall
@@ -193,6 +196,7 @@ def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:
 
 
 def stray_close_paren(token: Token) -> Diagnostic:
+    """The diagnostic for a ``)`` that closes nothing."""
     return make("unexpected-close-paren", "This `)` closes nothing: remove it.", Span(token.start, token.end))
 
 

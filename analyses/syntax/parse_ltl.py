@@ -163,11 +163,14 @@ def _tables() -> Tables:
 
 @dataclass(frozen=True, slots=True)
 class LtlParse:
+    """The goal read from an ``.ltl`` file and its syntax diagnostics."""
+
     goal: LtlGoal
     diagnostics: tuple[Diagnostic, ...]
 
     @property
     def formula(self) -> LtlFormula | None:
+        """The formula, or None when it could not be parsed."""
         return self.goal.formula
 
 

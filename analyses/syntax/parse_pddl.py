@@ -89,6 +89,10 @@ def _tables() -> Tables:
 
 @dataclass(frozen=True, slots=True)
 class PddlParse:
+    """The model read from a domain or problem file (None when it could not be built) and its syntax
+    diagnostics.
+    """
+
     model: Domain | Problem | None
     diagnostics: tuple[Diagnostic, ...]
 

@@ -66,11 +66,14 @@ def _tables() -> Tables:
 
 @dataclass(frozen=True, slots=True)
 class PlanParse:
+    """The plan read from a plan file (None when it could not be built) and its syntax diagnostics."""
+
     plan: Plan | None
     diagnostics: tuple[Diagnostic, ...]
 
 
 def parse_plan(text: str) -> PlanParse:
+    """Parse a plan file's text, reporting every syntax error rather than stopping at the first."""
     with gc_paused():
         return _parse_plan(text)
 

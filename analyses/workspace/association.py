@@ -55,10 +55,12 @@ class Association:
 
     @property
     def domain_path(self) -> str | None:
+        """The path of the associated domain, or None when none was found."""
         return self.domain.path if self.domain is not None else None
 
     @property
     def problem_path(self) -> str | None:
+        """The path of the associated problem, or None when none was found."""
         return self.problem.path if self.problem is not None else None
 
 
@@ -71,6 +73,7 @@ class Header:
 
     @property
     def key(self) -> str:
+        """The name compared across files: PDDL names are case-insensitive."""
         return self.name.lower()
 
 

@@ -47,6 +47,8 @@ _SEVERITY_ORDER = {Severity.ERROR: 0, Severity.WARNING: 1, Severity.INFORMATION:
 
 @dataclass(frozen=True, slots=True)
 class LintResult:
+    """What ``plansight lint`` reports for one file, with the domain and problem it was checked against."""
+
     path: str
     kind: FileKind
     text: str

@@ -28,6 +28,9 @@ from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
 def associate_ltl(associator: Associator, document: ParsedDocument, domain: str | None = None,
                   problem: str | None = None) -> Association:
+    """The domain and problem of an LTL goal file, found as for a plan, with messages that speak of the goal
+    file instead of a plan.
+    """
     found = associator.for_plan(document, domain, problem)
     return replace(found, diagnostics=tuple(_reworded(d) for d in found.diagnostics))
 
@@ -54,10 +57,12 @@ class LinkedFile:
 
     @property
     def plan(self) -> Plan | None:
+        """The linked file's plan, or None when it is missing or not a plan."""
         return self.document.plan if self.document is not None else None
 
     @property
     def formula(self) -> LtlFormula | None:
+        """The linked file's LTL formula, or None when it is missing, not an LTL goal or does not parse."""
         goal = self.document.ltl if self.document is not None else None
         return goal.formula if goal is not None else None
 

@@ -24,6 +24,8 @@ STEM = "{stem}"
 
 @dataclass(frozen=True, slots=True)
 class ReferenceLink:
+    """Where a file's reference (ground-truth plan or problem) is, and which rule linked it."""
+
     path: str
     how: Literal["directive", "setting"]
     """The rule that linked it, which the editor shows so the user knows what to change."""

@@ -19,6 +19,10 @@ _BINARY_PROBE = 8192
 
 
 class FileSource(Protocol):
+    """Where the core reads files from: the disk for the CLI, the editor's unsaved buffers over the disk for
+    the server.
+    """
+
     def read(self, path: str) -> str | None:
         """The text of ``path``, or None when it cannot be read (missing, a folder, binary, ...)."""
         ...
@@ -51,6 +55,9 @@ class DiskSource:
         self._listings: dict[str, list[str]] = {}
 
     def read(self, path: str) -> str | None:
+        """The file's text, or None when it cannot be read; remembered for the source's lifetime when
+        memoizing.
+        """
         if self._memoize:
             with self._lock:
                 if path in self._texts:
@@ -62,6 +69,7 @@ class DiskSource:
         return text
 
     def list_dir(self, directory: str) -> list[str]:
+        """The regular files in ``directory``, sorted; remembered for the source's lifetime when memoizing."""
         if self._memoize:
             with self._lock:
                 if directory in self._listings:
@@ -73,6 +81,8 @@ class DiskSource:
         return list(names)
 
     def failure(self, path: str) -> str:
+        """Why ``path`` cannot be read, in words for a diagnostic (``no such file``, ``it is a folder``, ...).
+        """
         try:
             info = os.stat(path)
         except FileNotFoundError:
@@ -136,12 +146,14 @@ class MemorySource:
         self._fallback = fallback
 
     def read(self, path: str) -> str | None:
+        """The text held for ``path``, else what the fallback source reads."""
         text = self._files.get(os.path.normpath(path))
         if text is None and self._fallback is not None:
             return self._fallback.read(path)
         return text
 
     def list_dir(self, directory: str) -> list[str]:
+        """The names held in ``directory`` together with the fallback's, sorted."""
         folder = os.path.normpath(directory or ".")
         names = {os.path.basename(p) for p in self._files if (os.path.dirname(p) or ".") == folder}
         if self._fallback is not None:
