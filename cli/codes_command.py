@@ -14,6 +14,7 @@ from plansight.analyses.diagnostics.diagnostic import CODES
 
 
 def add_codes_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    """Register ``plansight codes`` on the top-level parser."""
     codes = sub.add_parser(
         "codes", help="list every diagnostic code with its default severity",
         description="List every diagnostic code plansight can report, with its default severity and "
@@ -22,6 +23,7 @@ def add_codes_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[t
 
 
 def markdown_table() -> str:
+    """The diagnostic catalogue as a Markdown table, the form the documentation embeds."""
     lines = ["| code | default severity | what it means |", "|---|---|---|"]
     for info in CODES.values():
         summary = info.summary.replace("|", "\\|")
@@ -30,6 +32,7 @@ def markdown_table() -> str:
 
 
 def run_codes(args: argparse.Namespace) -> int:
+    """Print every diagnostic code with its default severity in the requested format; always succeeds."""
     if args.format == "json":
         rows = [{"code": i.code, "severity": i.severity.value, "summary": i.summary} for i in CODES.values()]
         sys.stdout.write(json.dumps(rows, indent=2) + "\n")

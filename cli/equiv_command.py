@@ -48,6 +48,7 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
 
 
 def add_equiv_parser(sub: Any) -> None:
+    """Register ``plansight equiv`` on the top-level parser."""
     equiv = sub.add_parser(
         "equiv",
         help="is each problem the same planning task as the reference problem?",
@@ -59,6 +60,7 @@ def add_equiv_parser(sub: Any) -> None:
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
+    """The search budget from the command-line limits, clamped to values the search can work with."""
     from plansight.analyses.equivalence.verdict import Budget
 
     return Budget(
@@ -86,6 +88,7 @@ def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
 
 
 def verdict_of_file(loaded: ReferenceLoad, path: str, placeholder: bool) -> Verdict:
+    """The verdict for one candidate file; the reference must already have loaded."""
     from plansight.analyses.equivalence.grading import grade_file
 
     assert loaded.reference is not None
@@ -93,6 +96,9 @@ def verdict_of_file(loaded: ReferenceLoad, path: str, placeholder: bool) -> Verd
 
 
 def run_equiv(args: argparse.Namespace) -> int:
+    """Compare each candidate with the reference and print the verdicts; the exit code says whether all are
+    equivalent.
+    """
     missing = [path for path in args.candidates if not os.path.isfile(path)]
     if missing:
         print(f"plansight equiv: error: no such file: {', '.join(missing)}", file=sys.stderr)
@@ -118,6 +124,7 @@ def run_equiv(args: argparse.Namespace) -> int:
 
 
 def text_of(path: str, verdict: Verdict) -> str:
+    """One verdict as the two lines the text format prints."""
     mark = {"equivalent": "≡", "unknown": "?"}.get(verdict.outcome, "≢")
     lines = [
         f"{path}: {mark} {verdict.outcome} ({verdict.mode} mode; {verdict.method})",
@@ -127,4 +134,5 @@ def text_of(path: str, verdict: Verdict) -> str:
 
 
 def exit_code(verdicts: Sequence[Verdict]) -> int:
+    """0 when every candidate is equivalent, 1 when any is not or could not be decided."""
     return 0 if all(v.equivalent is True for v in verdicts) else 1

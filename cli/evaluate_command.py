@@ -45,6 +45,7 @@ CSV_COLUMNS = (
 
 
 def add_evaluate_parser(sub: Any) -> None:
+    """Register ``plansight evaluate`` on the top-level parser."""
     evaluate = sub.add_parser(
         "evaluate",
         help="score generated plans against ground-truth plans (LEA, StV, AQM)",
@@ -89,10 +90,13 @@ def add_evaluate_parser(sub: Any) -> None:
 
 @dataclass
 class Row:
+    """One row of a metric table: a plan (or a total) and its values by column."""
+
     name: str
     values: dict[str, Any] = field(default_factory=dict)
 
     def get(self, key: str) -> Any:
+        """The value in column ``key``, or None when the row has none (a plan that was not scored)."""
         return self.values.get(key)
 
 
@@ -285,6 +289,9 @@ def _print_text(rows: Sequence[Row], total: dict[str, Any], recovered: bool) -> 
 
 
 def run_evaluate(args: argparse.Namespace) -> int:
+    """Pair generated plans with ground-truth plans by file name, score every pair and print the metric
+    tables; the exit code says whether every plan is valid.
+    """
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     for flag, value in (

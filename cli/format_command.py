@@ -19,6 +19,7 @@ from plansight.analyses.editing.formatter import DEFAULT_INDENT, DEFAULT_WIDTH, 
 
 
 def add_format_parser(sub: Any) -> None:
+    """Register ``plansight format`` on the top-level parser."""
     parser = sub.add_parser(
         "format", help="print PDDL domains, problems and plans in the canonical layout",
         description="Formats domains, problems and plans (folders recursively). Prints the result; "
@@ -38,6 +39,8 @@ def add_format_parser(sub: Any) -> None:
 
 @dataclass(frozen=True, slots=True)
 class FileOutcome:
+    """What formatting one file gave: its text before and after, or why it was left alone."""
+
     path: str
     original: str | None
     formatted: str | None
@@ -45,6 +48,7 @@ class FileOutcome:
 
     @property
     def status(self) -> str:
+        """``changed``, ``unchanged``, ``skipped`` (the formatter refused) or ``unreadable``."""
         if self.original is None:
             return "unreadable"
         if self.formatted is None:
@@ -52,6 +56,7 @@ class FileOutcome:
         return "unchanged" if self.formatted == self.original else "changed"
 
     def diff(self) -> str:
+        """A unified diff from the original to the formatted text; empty when either is missing."""
         if self.original is None or self.formatted is None:
             return ""
         return "".join(difflib.unified_diff(
@@ -60,6 +65,7 @@ class FileOutcome:
 
 
 def run_format(args: argparse.Namespace) -> int:
+    """Format the files under the given paths and print, check, diff or write them as asked."""
     from plansight.analyses.workspace.lint import find_files
 
     if not 0 <= args.indent <= 16 or args.line_width < 20:

@@ -28,6 +28,7 @@ if TYPE_CHECKING:
 
 
 def add_grade_parser(sub: Any) -> None:
+    """Register ``plansight grade`` on the top-level parser."""
     grade = sub.add_parser(
         "grade",
         help="grade a folder of student problems against a reference problem",
@@ -45,6 +46,9 @@ def add_grade_parser(sub: Any) -> None:
 
 
 def run_grade(args: argparse.Namespace) -> int:
+    """Grade every submission against the reference, print the verdicts and write the report when asked; the
+    exit code says whether all are equivalent.
+    """
     if not os.path.isdir(args.submissions):
         print(f"plansight grade: error: {args.submissions}: not a folder", file=sys.stderr)
         return 2
@@ -93,6 +97,9 @@ def run_grade(args: argparse.Namespace) -> int:
 def grade_all(
     loaded: ReferenceLoad, pairs: Sequence[tuple[str, str]], args: argparse.Namespace
 ) -> list[Graded]:
+    """Grade the ``(student, path)`` pairs, in worker processes when ``--jobs`` allows, keeping the pairs'
+    order.
+    """
     show = should_show(len(pairs), args.format == "text", args.no_progress, threshold=0)
     jobs = max(1, args.jobs)
     if jobs == 1 or len(pairs) < 2:

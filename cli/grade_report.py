@@ -40,6 +40,7 @@ _COLOURS = {
 def report_json(
     graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool
 ) -> dict[str, Any]:
+    """The grading run as the JSON report's document."""
     from plansight.analyses.equivalence.grading import OUTCOMES
 
     return {
@@ -53,6 +54,7 @@ def report_json(
 def write_report(
     path: str, graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool
 ) -> None:
+    """Write the grading report to ``path`` in the format its extension names (CSV, JSON or HTML)."""
     lowered = path.lower()
     with open(path, "w", encoding="utf-8", newline="" if lowered.endswith(".csv") else "\n") as handle:
         if lowered.endswith(".csv"):
@@ -74,6 +76,7 @@ def _cell(value: object) -> object:
 
 
 def report_html(graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool) -> str:
+    """The grading run as an HTML page, one coloured row per submission, for reading in a browser."""
     from plansight.analyses.equivalence.grading import OUTCOMES
 
     e = html.escape

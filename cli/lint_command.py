@@ -24,6 +24,7 @@ log = logging.getLogger("plansight.lint")
 
 
 def add_lint_parser(sub: Any) -> None:
+    """Register ``plansight lint`` on the top-level parser."""
     lint = sub.add_parser(
         "lint", help="check PDDL domains, problems, plans and LTL goals for mistakes",
         description="Check PDDL domains, problems, plans and LTL goals and report every mistake with its "
@@ -49,6 +50,9 @@ def add_lint_parser(sub: Any) -> None:
 
 
 def run_lint(args: argparse.Namespace) -> int:
+    """Check the files under the given paths and report in the requested format; the exit code says whether
+    any error was found.
+    """
     from dataclasses import replace
 
     from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides

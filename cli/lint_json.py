@@ -15,12 +15,14 @@ from plansight.analyses.workspace.lint import LintResult
 
 
 def lsp_range(index: LineIndex, span: Span) -> dict[str, dict[str, int]]:
+    """A span as an LSP range, so JSON consumers can reuse editor tooling."""
     start, end = index.range(span)
     return {"start": {"line": start.line, "character": start.character},
             "end": {"line": end.line, "character": end.character}}
 
 
 def lint_json(results: Sequence[LintResult]) -> dict[str, Any]:
+    """The lint results as the ``--format json`` document, with totals of errors and warnings."""
     files = []
     errors = warnings = 0
     for result in results:

@@ -40,12 +40,14 @@ def artifact_location(path: str, root: str) -> dict[str, str]:
 
 
 def region(index: LineIndex, span: Span) -> dict[str, int]:
+    """A span as a SARIF region (1-based lines and columns)."""
     start, end = index.range(span)
     return {"startLine": start.line + 1, "startColumn": start.character + 1,
             "endLine": end.line + 1, "endColumn": end.character + 1}
 
 
 def lint_sarif(results: Sequence[LintResult], root: str | None = None) -> dict[str, Any]:
+    """The lint results as a SARIF 2.1.0 log, paths relative to ``root``, for code-scanning services."""
     root = os.path.abspath(root or os.getcwd())
     rule_index = {code: position for position, code in enumerate(CODES)}
     rules = [{

@@ -114,6 +114,7 @@ def _excerpt(source: str, index: LineIndex, diagnostic: Diagnostic) -> list[Text
 
 
 def summary(results: Sequence[LintResult]) -> Text:
+    """The closing line of the text report: how many files had problems and how many of each severity."""
     counts = dict.fromkeys(Severity, 0)
     with_findings = 0
     for result in results:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
 
 def add_ltl_parser(sub: Any) -> None:
+    """Register ``plansight ltl`` on the top-level parser."""
     ltl = sub.add_parser(
         "ltl", help="check LTL goals and evaluate them on plans",
         description="Check LTL goals (.ltl, the Embodied Agent Interface grammar) against a PDDL domain "
@@ -42,6 +43,10 @@ def add_ltl_parser(sub: Any) -> None:
 
 @dataclass(frozen=True, slots=True)
 class LtlOutcome:
+    """What ``plansight ltl`` found for one goal file: its diagnostics, its report and the files it was judged
+    with.
+    """
+
     lint: LintResult
     report: LtlReport
     plan_path: str | None
@@ -49,6 +54,9 @@ class LtlOutcome:
 
 
 def run_ltl(args: argparse.Namespace) -> int:
+    """Check, evaluate and score each LTL goal file and print the results; the exit code says whether any has
+    errors or is not satisfied.
+    """
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     problems = [f"no such file or folder: {p}" for p in args.paths if not os.path.exists(p)]
@@ -78,6 +86,9 @@ def run_ltl(args: argparse.Namespace) -> int:
 
 
 def find_ltl_files(paths: Sequence[str]) -> list[str]:
+    """The ``.ltl`` files among ``paths``, folders searched recursively (hidden ones skipped) in a stable
+    order; named files are kept whatever their extension.
+    """
     found: list[str] = []
     for path in paths:
         if not os.path.isdir(path):
@@ -148,6 +159,7 @@ def verdict(report: LtlReport) -> str:
 
 
 def write_report(outcomes: Sequence[LtlOutcome], stream: TextIO) -> None:
+    """Print the diagnostics, then one verdict line per goal file, to ``stream``."""
     from plansight.analyses.diagnostics.spans import LineIndex
     from plansight.lint_text import write_text
 

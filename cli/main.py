@@ -22,6 +22,7 @@ from plansight.plan_command import add_plan_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The ``plansight`` argument parser with every subcommand registered."""
     parser = argparse.ArgumentParser(
         prog="plansight", description=__doc__,
         epilog="Run `plansight COMMAND --help` for what a command does and its options. Exit codes: "
@@ -50,6 +51,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line and return its exit code; a closed output pipe or Ctrl-C ends it quietly."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -27,6 +27,7 @@ if TYPE_CHECKING:
     from plansight.analyses.workspace.lint import Analyzer
 
 def add_plan_parser(sub: Any) -> None:
+    """Register ``plansight plan`` on the top-level parser."""
     plan = sub.add_parser(
         "plan", help="simulate plans: where and why they break, which goals hold",
         description="Simulate plans step by step from their problem's initial state. Folders are searched "
@@ -67,6 +68,9 @@ class PlanJob:
 
 
 def run_plan(args: argparse.Namespace) -> int:
+    """Simulate every plan under the given paths and print the results; the exit code says whether every plan
+    is valid.
+    """
     problems = [f"no such file or folder: {path}" for path in args.paths if not os.path.exists(path)]
     for flag in ("domain", "problem", "reference_plan"):
         value = getattr(args, flag)

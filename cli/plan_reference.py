@@ -55,6 +55,9 @@ def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
 
 
 def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
+    """The comparison of the plan with its reference plan for the JSON output, an error entry when the
+    reference cannot be used, or None when there is none.
+    """
     from plansight.analyses.plans.comparison import compare
 
     reference, problem = reference_actions(job)
@@ -70,6 +73,9 @@ def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] |
 
 
 def recovery_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
+    """The repaired plan for the JSON output when ``--recover`` was given and the plan, problem and domain are
+    all readable; None otherwise.
+    """
     from plansight.analyses.plans.recovery import Budget, recover
 
     plan = _plan_actions(job)

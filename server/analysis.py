@@ -30,6 +30,10 @@ logger = logging.getLogger(__name__)
 
 @dataclass(frozen=True, slots=True)
 class AnalysisRequest:
+    """Everything one analysis needs, captured on the event loop so the worker thread never reads mutable
+    server state.
+    """
+
     uri: str
     path: str
     version: int | None
@@ -47,6 +51,8 @@ class AnalysisRequest:
 
 @dataclass(frozen=True, slots=True)
 class AnalysisOutcome:
+    """What an analysis produced: the snapshot to publish and its diagnostics in LSP form."""
+
     snapshot: DocumentSnapshot
     lsp_diagnostics: list[types.Diagnostic]
     interrupted: bool = False
@@ -66,6 +72,9 @@ class CachedAnalyzer(Analyzer):
         self._shared = cache
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
+        """The parse of ``path`` (from ``text`` when given, else as the overlay reads it), shared through the
+        parse cache; None when it cannot be read.
+        """
         if text is None:
             text = self.source.read(path)
             if text is None:
@@ -143,6 +152,9 @@ def domain_globs_of(request: AnalysisRequest) -> tuple[tuple[str, str], ...]:
 
 
 def domain_globs_of_settings(settings: Settings, root: str | None) -> tuple[tuple[str, str], ...]:
+    """The ``domainGlobs`` setting resolved against the workspace root, in the form the core's associator
+    takes.
+    """
     return resolve_globs(((entry.glob, entry.domain) for entry in settings.domain_globs), root)
 
 

@@ -56,11 +56,15 @@ class AssociationFeature:
         self._parses = ParseCache(versions_per_file=1, max_files=16)
 
     def register(self) -> None:
+        """Install the handler of the custom association request."""
         @self._server.feature(ASSOCIATION)
         async def association(params: Any) -> AssociationResult:
             return await self.associate(_uri_of(params))
 
     async def associate(self, uri: str | None) -> AssociationResult:
+        """The domain and problem a document is checked against, computed off the event loop; ``unknown`` when
+        it cannot be determined, never an error.
+        """
         if not uri:
             return _result("unknown")
         request = self._request(uri)

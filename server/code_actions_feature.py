@@ -26,14 +26,22 @@ if TYPE_CHECKING:
 
 
 class CodeActionsFeature:
+    """Offers the core's quick fixes for the diagnostics in a code-action request, and source actions for the
+    whole file.
+    """
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the code-action provider to the feature hub."""
         self._server.hub.code_action.append(self.code_actions)
 
     def code_actions(self, context: DocumentContext,
                      params: types.CodeActionParams) -> list[types.CodeAction]:
+        """The fixes for the request's diagnostics and the file's source actions, filtered by the kinds the
+        client asked for.
+        """
         encoding = encoding_name(self._server.workspace.position_encoding)
         only = params.context.only
         actions: list[types.CodeAction] = []

@@ -58,15 +58,21 @@ _ACTION_SECTION = re.compile(r":(?:effect|precondition|condition|duration|parame
 
 
 class CompletionFeature:
+    """Completion of keywords, names and arguments in domains, problems and plans."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the completion provider to the feature hub."""
         self._server.hub.completion.append(complete)
 
 
 def complete(context: DocumentContext,
              params: types.CompletionParams) -> list[types.CompletionItem] | types.CompletionList:
+    """The completion items at the cursor, decided from the raw text around it so that half-typed forms still
+    get suggestions.
+    """
     if context.kind not in ("domain", "problem", "plan"):
         return []
     cursor = cursor_context(context.text, context.mapper.offset(params.position))
@@ -96,6 +102,9 @@ class Completer:
 
     def add(self, label: str, kind: types.CompletionItemKind, detail: str | None = None,
             snippet: str | None = None, documentation: str | None = None, rank: int = 0) -> None:
+        """Add one item replacing the word being typed; ``rank`` sorts groups, insertion order sorts within a
+        group.
+        """
         new_text = snippet if snippet is not None else label
         self.items.append(types.CompletionItem(
             label=label, kind=kind, detail=detail,
@@ -108,6 +117,7 @@ class Completer:
     # --- plans ----------------------------------------------------------------------------------
 
     def plan(self) -> None:
+        """Items for a plan step: action names at the head of a step, typed objects for its arguments."""
         cursor = self.cursor
         if self.vocab is None:
             return
@@ -129,6 +139,9 @@ class Completer:
     # --- domains and problems -------------------------------------------------------------------
 
     def pddl(self) -> None:
+        """Items for a domain or problem: section keywords, requirements, and the names that fit the enclosing
+        form.
+        """
         cursor, heads = self.cursor, self.cursor.heads
         kind = self.context.kind
         if not heads:

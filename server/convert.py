@@ -52,6 +52,7 @@ class RangeMapper:
         self._encoding = encoding_name(encoding)
 
     def position(self, offset: int) -> types.Position:
+        """The LSP position of a code-point offset, in the position encoding negotiated with the client."""
         if self._encoding == UTF16:
             pos = self._index.position(offset)
             return types.Position(line=pos.line, character=pos.character)
@@ -64,6 +65,7 @@ class RangeMapper:
         return types.Position(line=line, character=offset - start)
 
     def range(self, span: Span) -> types.Range:
+        """The LSP range of a span."""
         return types.Range(start=self.position(span.start), end=self.position(span.end))
 
     def offset(self, position: types.Position) -> int:
@@ -80,6 +82,7 @@ class RangeMapper:
         return min(start + max(position.character, 0), end)
 
     def span(self, range_: types.Range) -> Span:
+        """The span an LSP range covers."""
         return Span(self.offset(range_.start), self.offset(range_.end))
 
 

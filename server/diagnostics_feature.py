@@ -107,6 +107,7 @@ class DiagnosticsFeature:
     # --- registration ----------------------------------------------------------------------------
 
     def register(self) -> None:
+        """Install the document lifecycle handlers that keep buffers current and schedule analyses."""
         server = self._server
 
         # pygls tags handler functions with attributes, which bound methods cannot carry
@@ -152,6 +153,7 @@ class DiagnosticsFeature:
     # --- handlers --------------------------------------------------------------------------------
 
     def did_open(self, params: types.DidOpenTextDocumentParams) -> None:
+        """Track the new buffer and analyse it at once, then re-check the open files that depend on it."""
         item = params.text_document
         self._store.open[item.uri] = OpenDocument(item.uri, uri_to_path(item.uri), item.version, item.text,
                                                   item.language_id)
@@ -159,6 +161,9 @@ class DiagnosticsFeature:
         self._schedule_dependents(item.uri)
 
     def did_change(self, params: types.DidChangeTextDocumentParams) -> None:
+        """Take the edited text from pygls's workspace and schedule a debounced analysis of it and of its
+        dependents.
+        """
         uri = params.text_document.uri
         doc = self._store.open.get(uri)
         if doc is None:
@@ -171,6 +176,7 @@ class DiagnosticsFeature:
         self._schedule_dependents(uri)
 
     def did_save(self, params: types.DidSaveTextDocumentParams) -> None:
+        """Re-check the saved document and its dependents at once."""
         # The buffer already was the truth for this document; saving matters to files that read it
         # from disk only when they are not open, but a re-check is cheap and picks up external edits.
         uri = params.text_document.uri
@@ -179,6 +185,9 @@ class DiagnosticsFeature:
             self._schedule_dependents(uri)
 
     def did_close(self, params: types.DidCloseTextDocumentParams) -> None:
+        """Forget the buffer, stop its analyses and clear its diagnostics; dependents are re-checked against
+        the file on disk.
+        """
         uri = params.text_document.uri
         doc = self._store.open.pop(uri, None)
         self._store.snapshots.pop(uri, None)

@@ -45,6 +45,8 @@ def uri_to_path(uri: str) -> str:
 
 
 def is_file_path(path: str) -> bool:
+    """Whether ``path`` is a real file-system path rather than a pseudo-path of an unsaved or virtual buffer.
+    """
     return os.path.isabs(path) and "://" not in path and not path.startswith("untitled:")
 
 
@@ -104,6 +106,9 @@ class OverlaySource:
 
     @classmethod
     def of(cls, documents: Mapping[str, OpenDocument], disk: FileSource) -> OverlaySource:
+        """An overlay of the open buffers that have file paths over ``disk``, frozen at this moment so a
+        worker thread sees one consistent picture.
+        """
         buffers: dict[str, str] = {}
         names: dict[str, list[str]] = {}
         for doc in documents.values():
@@ -115,6 +120,9 @@ class OverlaySource:
                    MappingProxyType({k: tuple(v) for k, v in names.items()}))
 
     def read(self, path: str) -> str | None:
+        """The open buffer for ``path`` when there is one, else the file on disk; None when neither can be
+        read.
+        """
         if not os.path.isabs(path):
             # only a pseudo-path (an ``untitled:`` buffer) yields relative partners: never resolve
             # them against the server's working directory
@@ -128,6 +136,9 @@ class OverlaySource:
             return None
 
     def list_dir(self, directory: str) -> list[str]:
+        """The files in ``directory`` on disk together with the open buffers there (which may not be saved
+        yet), sorted.
+        """
         if not os.path.isabs(directory):
             return []
         try:
@@ -179,6 +190,7 @@ class ParseCache:
         self._files: OrderedDict[str, OrderedDict[str, Future[ParsedDocument]]] = OrderedDict()
 
     def parse(self, path: str, text: str) -> ParsedDocument:
+        """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones."""
         key = path_key(path)
         with self._lock:
             versions = self._files.get(key)

@@ -37,10 +37,15 @@ LENS_TITLE_WIDTH = 100
 
 
 class EquivalenceFeature:
+    """Compares a problem with its reference problem: the code lens above it, the check command and the
+    folder-grading command.
+    """
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the code lens to the hub and install the check and grade commands."""
         server = self._server
         server.hub.code_lens.append(self.code_lens)
 
@@ -71,6 +76,9 @@ class EquivalenceFeature:
     # --- lens ---------------------------------------------------------------------------------------
 
     async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+        """The lens showing the problem's verdict against its reference; none when the problem is linked to no
+        reference.
+        """
         if context.kind != "problem" or context.parsed.problem is None:
             return []
         linked = await asyncio.to_thread(self.linked, context, lambda: self._edited_since(context))
@@ -110,6 +118,7 @@ class EquivalenceFeature:
         return document is None or document.version != context.version
 
     def budget(self) -> Budget:
+        """The search budget from the user's equivalence settings."""
         from plansight.analyses.workspace.equivalence_lint import lint_budget
 
         settings = self._server.settings
@@ -118,6 +127,9 @@ class EquivalenceFeature:
     # --- grading ------------------------------------------------------------------------------------
 
     def grade(self, folder: str, reference_path: str, report: str) -> dict[str, Any]:
+        """Grade a folder of submissions against a reference and write the report; returns a summary message
+        for the editor.
+        """
         from plansight.analyses.equivalence.grading import grade_file, submissions, summary_text
         from plansight.analyses.equivalence.reference_problem import load_reference
         from plansight.analyses.workspace.lint import Analyzer, DiskSource
@@ -140,6 +152,7 @@ class EquivalenceFeature:
 
 
 def lens_title(linked: LinkedVerdict) -> str:
+    """The lens text: equivalent, not equivalent or unknown, with the reason when unknown."""
     verdict = linked.verdict
     if verdict is None:
         return f"? reference (unknown: {linked.error})"

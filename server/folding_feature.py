@@ -18,10 +18,13 @@ _KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRang
 
 
 class FoldingFeature:
+    """Folding ranges from parentheses and comments, available even while a file does not parse."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the folding-range handler."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_FOLDING_RANGE)

@@ -32,10 +32,13 @@ logger = logging.getLogger(__name__)
 
 
 class FormattingFeature:
+    """Whole-document and range formatting with the core's formatter."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the document and range formatting handlers."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_FORMATTING)
@@ -58,6 +61,9 @@ _WHOLE_DOCUMENT: VersionCache[tuple[TextEdit | None, str]] = VersionCache(size=2
 
 
 def document_edits(context: DocumentContext) -> list[types.TextEdit]:
+    """The edit that formats the whole document, cached per version; none when the formatter refuses (a file
+    with syntax errors, say).
+    """
     def compute() -> tuple[TextEdit | None, str]:
         result = format_parsed(context.parsed, *_settings(context))
         if result.text is None:
@@ -72,6 +78,7 @@ def document_edits(context: DocumentContext) -> list[types.TextEdit]:
 
 
 def range_edits(context: DocumentContext, range_: types.Range) -> list[types.TextEdit]:
+    """The edit that formats the forms overlapping ``range_``; none when the formatter refuses the file."""
     reason = refusal(context.parsed)
     if reason is not None:
         logger.info("not formatting %s: %s", context.uri, reason)

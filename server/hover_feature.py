@@ -41,14 +41,18 @@ if TYPE_CHECKING:
 
 
 class HoverFeature:
+    """Hover text for any declared name: its declaration, type and where it comes from."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the hover provider to the feature hub."""
         self._server.hub.hover.append(hover)
 
 
 def hover(context: DocumentContext, params: types.HoverParams) -> types.Hover | None:
+    """The Markdown description of the name under the cursor, or None when there is none."""
     if context.kind not in ("domain", "problem", "plan"):
         return None
     occurrence = occurrence_at(context, context.mapper.offset(params.position))

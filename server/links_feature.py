@@ -19,10 +19,13 @@ if TYPE_CHECKING:
 
 
 class LinksFeature:
+    """Makes the paths in directive comments clickable."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the document-link handler."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_DOCUMENT_LINK, types.DocumentLinkOptions(resolve_provider=False))
@@ -31,6 +34,7 @@ class LinksFeature:
 
 
 def links(request: SymbolRequest) -> list[types.DocumentLink]:
+    """A link for each directive whose target can be read; broken ones are left to their diagnostic."""
     context = request.context
     found: list[types.DocumentLink] = []
     if is_file_path(context.path):

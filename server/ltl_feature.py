@@ -58,6 +58,8 @@ class LtlView:
 
 
 def view_of(context: DocumentContext) -> LtlView | None:
+    """The formula, domain, problem and scope of an LTL goal document, or None when the document is not one.
+    """
     goal = context.parsed.ltl if context.kind == "ltl" else None
     if goal is None:
         return None
@@ -68,10 +70,13 @@ def view_of(context: DocumentContext) -> LtlView | None:
 
 
 class LtlFeature:
+    """Editor support for LTL goal files: completion, hover, the verdict lens and the report command."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the LTL providers to the hub and install the report command."""
         server = self._server
         server.hub.completion.append(complete)
         server.hub.hover.append(hover)
@@ -98,6 +103,9 @@ def _uri_argument(arguments: Sequence[Any]) -> str | None:
 # --- completion --------------------------------------------------------------------------------------
 
 def complete(context: DocumentContext, params: types.CompletionParams) -> list[types.CompletionItem]:
+    """Completion in an LTL goal: predicate and action names, and objects or variables that fit the argument
+    under the cursor.
+    """
     view = view_of(context)
     if view is None:
         return []
@@ -193,6 +201,9 @@ def _variables_in_scope(before: str) -> list[str]:
 # --- hover -------------------------------------------------------------------------------------------
 
 def hover(context: DocumentContext, params: types.HoverParams) -> types.Hover | None:
+    """Hover in an LTL goal: for an atom's name its declaration, for a variable the objects it ranges over,
+    for an object its type.
+    """
     view = view_of(context)
     if view is None or view.formula is None or view.domain is None:
         return None
@@ -273,6 +284,7 @@ def _linked_report(context: DocumentContext, view: LtlView) -> _Linked | None:
 
 
 def code_lens(context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+    """The lens with the goal's verdict on its linked plan and its F1 against the linked reference."""
     view = view_of(context)
     if view is None or view.formula is None:
         return []

@@ -38,6 +38,8 @@ IDLE_COLLECT_SECONDS = 15.0
 
 
 class GcPolicy:
+    """When to pause, freeze and run the cyclic garbage collector around analyses, as the module explains."""
+
     def __init__(self, freeze_above_chars: int = FREEZE_ABOVE_CHARS,
                  idle_seconds: float = IDLE_COLLECT_SECONDS) -> None:
         self._freeze_above = freeze_above_chars

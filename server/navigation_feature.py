@@ -20,10 +20,15 @@ if TYPE_CHECKING:
 
 
 class NavigationFeature:
+    """Go to definition or declaration, find references and highlight occurrences, across the domain, problem
+    and plan.
+    """
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the definition, declaration, references and highlight handlers."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_DEFINITION)
@@ -53,6 +58,9 @@ def _under_cursor(request: SymbolRequest, position: types.Position) -> Occurrenc
 
 
 def declaration_location(request: SymbolRequest, position: types.Position) -> list[types.Location] | None:
+    """Where the name under the cursor is declared, possibly in another file; None when it is not a known
+    name.
+    """
     occurrence = _under_cursor(request, position)
     if occurrence is None or occurrence.target is None:
         return None
@@ -65,6 +73,9 @@ def declaration_location(request: SymbolRequest, position: types.Position) -> li
 
 def reference_locations(request: SymbolRequest, position: types.Position,
                         include_declaration: bool) -> list[types.Location] | None:
+    """Every occurrence of the name under the cursor across the associated files, the declaration included
+    when asked.
+    """
     occurrence = _under_cursor(request, position)
     if occurrence is None or occurrence.target is None:
         return None

@@ -15,14 +15,18 @@ if TYPE_CHECKING:
 
 
 class ObjectTypesFeature:
+    """Inlay hints with each object's type in a problem's ``:objects``."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Add the inlay-hint provider to the feature hub."""
         self._server.hub.inlay_hint.append(object_type_inlay_hints)
 
 
 def object_type_inlay_hints(context: DocumentContext, params: types.InlayHintParams) -> list[types.InlayHint]:
+    """The type hints in the requested range, when the user enabled them."""
     problem = context.parsed.problem
     if problem is None or not getattr(context.settings, "inlay_object_types", False):
         return []

@@ -187,6 +187,7 @@ class PlanFeature:
         return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
 
     def register(self) -> None:
+        """Add the plan's hints, hover and lens to the hub and install the simulate and state commands."""
         server = self._server
         server.hub.inlay_hint.append(self.inlay_hints)
         # First in line: on a plan step the state before it is what a user hovers for; the generic
@@ -301,6 +302,7 @@ class PlanFeature:
 
     async def inlay_hints(self, context: DocumentContext,
                           params: types.InlayHintParams) -> list[types.InlayHint]:
+        """Each visible step's effects and AQM label as inlay hints, as the settings ask."""
         view = await self._view_now(context)
         if view is None or view.simulation is None:
             return []
@@ -323,6 +325,9 @@ class PlanFeature:
         return hints
 
     def hover(self, context: DocumentContext, params: types.HoverParams) -> types.Hover | None:
+        """On a plan step, the state before it and what the step changes; None elsewhere so other providers
+        answer.
+        """
         view = self.view(context)
         if view is None or view.simulation is None or view.not_simulated is not None:
             return None
@@ -336,6 +341,9 @@ class PlanFeature:
                            range=context.mapper.range(step.span))
 
     async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
+        """The summary lens on the plan's first line (valid, or LEA and the goals that hold), which runs the
+        simulate command.
+        """
         view = await self._view_now(context)
         if view is None:
             return []
@@ -460,6 +468,7 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
 
 
 def lens_title(view: PlanView) -> str:
+    """The summary text of the plan lens, or why the plan was not simulated."""
     simulation = view.simulation
     if view.not_simulated is not None or simulation is None:
         return f"plan not simulated: {view.not_simulated}"

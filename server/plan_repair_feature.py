@@ -50,16 +50,22 @@ def header_end(text: str) -> int:
 
 
 def repaired_text(actions: Sequence[tuple[str, ...]]) -> str:
+    """A repaired plan as plan-file text, one step per line."""
     return "".join(action_text(action) + "\n" for action in actions)
 
 
 class PlanRepairFeature:
+    """The *Repair plan* code action and command: keep the plan's executable prefix and let a planner complete
+    it.
+    """
+
     def __init__(self, server: PlansightServer, plans: PlanFeature) -> None:
         self._server = server
         self._plans = plans  # its simulations (one per version) and its reference-plan lookup
         self._jobs: dict[str, threading.Event] = {}
 
     def register(self) -> None:
+        """Add the code action to the hub and install the repair command."""
         server = self._server
         server.hub.code_action.append(self.code_actions)
 
@@ -81,6 +87,7 @@ class PlanRepairFeature:
 
     def code_actions(self, context: DocumentContext,
                      params: types.CodeActionParams) -> list[types.CodeAction]:
+        """A *Repair plan* action when the plan is invalid; none for valid or unsimulated plans."""
         models = self._models(context)
         if models is None:
             return []
@@ -101,6 +108,7 @@ class PlanRepairFeature:
     # --- the command --------------------------------------------------------------------------------
 
     def budget(self) -> Budget:
+        """The planner's limits from the user's settings."""
         from plansight.analyses.plans.recovery import Budget
 
         settings = self._server.settings
@@ -125,6 +133,9 @@ class PlanRepairFeature:
         return recover(domain, problem, actions_of(plan), reference, self.budget(), cancel)
 
     async def repair(self, context: DocumentContext) -> dict[str, Any]:
+        """Run the repair with progress reporting, cancelling an earlier repair of the same plan; returns the
+        outcome for the editor.
+        """
         server, uri = self._server, context.uri
         if self._models(context) is None:
             return {"status": "skipped", "message": "the plan, its problem or its domain cannot be read"}

@@ -42,14 +42,19 @@ _COLLIDES_WITH: dict[str, tuple[SymbolKind, ...]] = {
 
 @dataclass(frozen=True, slots=True)
 class Refusal:
+    """Why a rename cannot happen, shown to the user instead of a silent no-op."""
+
     message: str
 
 
 class RenameFeature:
+    """Renaming a predicate, action, type, object or variable consistently across the associated files."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the prepare-rename and rename handlers."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_PREPARE_RENAME)
@@ -96,6 +101,7 @@ def _renamable(request: SymbolRequest, position: types.Position) -> Occurrence |
 
 
 def prepare(request: SymbolRequest, position: types.Position) -> types.PrepareRenamePlaceholder | Refusal:
+    """The range and current text of the name to rename, or why it cannot be renamed."""
     found = _renamable(request, position)
     if isinstance(found, Refusal):
         return found
@@ -104,6 +110,9 @@ def prepare(request: SymbolRequest, position: types.Position) -> types.PrepareRe
 
 
 def rename(request: SymbolRequest, position: types.Position, new_name: str) -> types.WorkspaceEdit | Refusal:
+    """The edits that rename the symbol under the cursor in every file that uses it, or why they cannot be
+    made (an invalid or colliding name).
+    """
     found = _renamable(request, position)
     if isinstance(found, Refusal):
         return found

@@ -27,10 +27,13 @@ LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifie
 
 
 class SemanticTokensFeature:
+    """Semantic highlighting: each name coloured by what it refers to, which a grammar cannot know."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the full and range semantic-token handlers."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, LEGEND)
@@ -51,6 +54,9 @@ _ENCODED: VersionCache[list[int]] = VersionCache()
 
 
 def tokens_of(context: DocumentContext, range_: types.Range | None, encoding: str) -> types.SemanticTokens:
+    """The encoded semantic tokens of the document (or of ``range_``), cached per version of it and its
+    partners.
+    """
     span: Span | None = context.mapper.span(range_) if range_ is not None else None
 
     def compute() -> list[int]:

@@ -67,6 +67,10 @@ def _no_overrides() -> Mapping[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class Settings:
+    """The user's settings once validated; every field has a usable default, so analyses can start before the
+    client's configuration arrives.
+    """
+
     domain_globs: tuple[DomainGlob, ...] = ()
     debounce_ms: int = DEFAULT_DEBOUNCE_MS
     max_file_size_mb: float = DEFAULT_MAX_FILE_SIZE_MB
@@ -132,6 +136,7 @@ class Number:
     """An exclusive lower bound."""
 
     def check(self, key: str, value: object, default: object) -> Checked:
+        """The value when it is a number within bounds, else a complaint naming the default used instead."""
         if (_is_number(value) and isinstance(value, int | float)
                 and (self.minimum is None or value >= self.minimum)
                 and (self.maximum is None or value <= self.maximum)
@@ -152,33 +157,43 @@ class Number:
         return f"{kind} of {self.unit}"
 
     def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
         bounds = {"minimum": self.minimum, "maximum": self.maximum, "exclusiveMinimum": self.above}
         return {"type": "integer" if self.integer else "number",
                 **{name: _json_number(bound) for name, bound in bounds.items() if bound is not None}}
 
     def json(self, value: Any) -> object:
+        """The value as the manifest writes it."""
         return _json_number(value)
 
 
 @dataclass(frozen=True, slots=True)
 class Flag:
+    """A boolean setting."""
+
     def check(self, key: str, value: object, default: object) -> Checked:
+        """The value when it is a boolean, else a complaint naming the default used instead."""
         if isinstance(value, bool):
             return value, []
         return _MISSING, [_complaint(key, value, "true or false", f"using {str(default).lower()}")]
 
     def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
         return {"type": "boolean"}
 
     def json(self, value: Any) -> object:
+        """The value as the manifest writes it."""
         return value
 
 
 @dataclass(frozen=True, slots=True)
 class Choice:
+    """A setting that takes one of a few strings, compared case-insensitively."""
+
     values: tuple[str, ...]
 
     def check(self, key: str, value: object, default: object) -> Checked:
+        """The lower-cased value when it is one of the choices, else a complaint with a did-you-mean."""
         if isinstance(value, str) and value.strip().lower() in self.values:
             return value.strip().lower(), []
         options = _one_of(self.values)
@@ -186,9 +201,11 @@ class Choice:
         return _MISSING, [_complaint(key, value, options, f"using {default!r}") + hint]
 
     def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
         return {"type": "string", "enum": list(self.values)}
 
     def json(self, value: Any) -> object:
+        """The value as the manifest writes it."""
         return value
 
 
@@ -201,6 +218,7 @@ class Records:
     names: tuple[str, ...]
 
     def check(self, key: str, value: object, default: object) -> Checked:
+        """The valid entries of the list; each invalid entry is skipped with its own complaint."""
         if value is None:
             return (), []
         example = "{" + ", ".join(f'"{name}": ...' for name in self.names) + "}"
@@ -216,6 +234,7 @@ class Records:
         return tuple(entries), complaints
 
     def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
         return {"type": "array", "items": {
             "type": "object",
             "properties": {name: {"type": "string"} for name in self.names},
@@ -224,6 +243,7 @@ class Records:
         }}
 
     def json(self, value: Any) -> object:
+        """The records as the manifest writes them."""
         return [dict(zip(self.names, (getattr(entry, f.name) for f in fields(entry)), strict=True))
                 for entry in value]
 
@@ -234,6 +254,7 @@ class SeverityMap:
     of :data:`SEVERITY_LEVELS`. Each bad entry is dropped on its own; the others still apply."""
 
     def check(self, key: str, value: object, default: object) -> Checked:
+        """The valid overrides; each invalid code or level is skipped with its own complaint."""
         if value is None:
             return _no_overrides(), []
         if not isinstance(value, Mapping):
@@ -249,10 +270,12 @@ class SeverityMap:
         return overrides, complaints
 
     def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
         return {"type": "object",
                 "additionalProperties": {"type": "string", "enum": list(SEVERITY_LEVELS)}}
 
     def json(self, value: Any) -> object:
+        """The overrides as the manifest writes them."""
         return dict(value)
 
 
@@ -283,6 +306,7 @@ class Key:
 
     @property
     def default(self) -> object:
+        """The value the setting has when the user has not set it."""
         return _DEFAULTS[self.field]
 
     def json_schema(self) -> dict[str, Any]:

@@ -19,10 +19,15 @@ if TYPE_CHECKING:
 
 
 class SignatureFeature:
+    """Signature help: the parameters of the predicate, function or action being called, with the current one
+    highlighted.
+    """
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the signature-help handler."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_SIGNATURE_HELP, types.SignatureHelpOptions(
@@ -33,6 +38,9 @@ class SignatureFeature:
 
 
 def help_at(request: SymbolRequest, position: types.Position) -> types.SignatureHelp | None:
+    """The signature of the form around the cursor and which argument it is at; None outside a call of a known
+    name.
+    """
     context = request.context
     if context.kind not in ("domain", "problem", "plan") or context.domain is None:
         return None

@@ -42,6 +42,7 @@ def index_of(context: DocumentContext) -> SymbolIndex:
 
 def index_of_document(parsed: ParsedDocument, domain: ParsedDocument | None,
                       problem: ParsedDocument | None) -> SymbolIndex:
+    """The symbol index of ``parsed`` with its domain and problem as partners, cached per version of each."""
     domain_model = domain.domain if domain is not None and domain is not parsed else None
     problem_model = problem.problem if problem is not None and problem is not parsed else None
     model = parsed.ltl if parsed.kind == "ltl" else parsed.model
@@ -69,6 +70,7 @@ def warm_index(request: ContextRequest, parses: ParseCache) -> None:
 
 
 def occurrence_at(context: DocumentContext, offset: int) -> Occurrence | None:
+    """The symbol occurrence at ``offset`` in the context's document."""
     return index_of(context).at(offset)
 
 
@@ -82,6 +84,9 @@ class FileOccurrences:
 
 
 def same_file(a: str, b: str) -> bool:
+    """Whether two paths name the same file, however spelled (``a/../b``; case on Windows); pseudo-paths must
+    match exactly.
+    """
     return a == b or (is_file_path(a) and is_file_path(b) and path_key(a) == path_key(b))
 
 

@@ -38,10 +38,13 @@ MAX_WORKSPACE_RESULTS = 500
 
 
 class SymbolsFeature:
+    """The document outline and workspace-wide symbol search."""
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
     def register(self) -> None:
+        """Install the document-symbol and workspace-symbol handlers."""
         server = self._server
 
         @server.feature(types.TEXT_DOCUMENT_DOCUMENT_SYMBOL)
@@ -55,6 +58,7 @@ class SymbolsFeature:
 
 
 def outline(parsed: ParsedDocument, mapper: RangeMapper) -> list[types.DocumentSymbol]:
+    """The outline of a domain, problem or plan; empty for other files."""
     model = parsed.model
     if isinstance(model, Domain):
         return [_node(f"domain {model.name.display}", Kind.Module, model.span, model.name.span, mapper,

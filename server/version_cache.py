@@ -29,6 +29,9 @@ class VersionCache(Generic[_T]):
         self._entries: OrderedDict[Hashable, tuple[tuple[object, ...], _T]] = OrderedDict()
 
     def get(self, objects: tuple[object, ...], options: Hashable, compute: Callable[[], _T]) -> _T:
+        """The cached answer for these objects and options, computing it on a miss; the objects are kept alive
+        with the entry so their identities cannot be reused.
+        """
         key = (tuple(id(o) for o in objects), options)
         with self._lock:
             hit = self._entries.get(key)

@@ -36,7 +36,9 @@ class FileSource(Protocol):
 class ExplainsFailures(Protocol):
     """A source that can say why :meth:`FileSource.read` returned None, for a message a user can act on."""
 
-    def failure(self, path: str) -> str: ...
+    def failure(self, path: str) -> str:
+        """Why ``path`` cannot be read, as a short phrase for a diagnostic (``no such file``, ...)."""
+        ...
 
 
 class DiskSource:
