@@ -5,6 +5,11 @@ first error) and ``plansight.server.json_protocol`` replaces pygls's private sen
 encoder. Neither is covered by the libraries' compatibility promises, so an upgrade may move them in a
 minor release. Each check below names one internal and the module of ours that uses it: when an upgrade
 breaks one, the failure says which and where, instead of surfacing as a wrong parse or a silent client.
+
+When one fails: find where the new release moved the part, adapt the named module, and update its
+comment listing the pinned internals together with the check here. ``pyproject.toml`` bounds both
+libraries below their next major version; keep the bound below a release that breaks a pin until the
+module is adapted.
 """
 
 from __future__ import annotations
