@@ -93,7 +93,7 @@ def run_lint(args: argparse.Namespace) -> int:
 
 def _severity_overrides(flags: Sequence[str]) -> tuple[dict[str, str], list[str]]:
     """``--severity-override CODE=LEVEL`` flags, checked like ``plansight.diagnostics.severity``."""
-    from plansight.server.settings import severity_override_problem
+    from plansight.analyses.diagnostics.severity_overrides import severity_override_problem
 
     overrides: dict[str, str] = {}
     problems = []

@@ -22,7 +22,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from plansight.analyses.diagnostics.diagnostic import CODES
+from plansight.analyses.diagnostics.severity_overrides import SEVERITY_LEVELS, severity_override_problem
 from plansight.analyses.diagnostics.suggest import suffix
 
 SECTION = "plansight"
@@ -30,8 +30,6 @@ SECTION = "plansight"
 DEFAULT_DEBOUNCE_MS = 20
 MAX_DEBOUNCE_MS = 2000
 DEFAULT_MAX_FILE_SIZE_MB = 20.0
-SEVERITY_LEVELS = ("error", "warning", "information", "hint", "off")
-"""What ``plansight.diagnostics.severity`` may set a code to; ``off`` hides the code."""
 SIMILARITY_VERSIONS = ("v1", "v2")
 
 
@@ -277,20 +275,6 @@ class SeverityMap:
     def json(self, value: Any) -> object:
         """The overrides as the manifest writes them."""
         return dict(value)
-
-
-def severity_override_problem(code: object, level: object) -> str | None:
-    """Why ``code`` cannot be set to ``level``, as a sentence; ``None`` when it can.
-
-    Shared with ``plansight lint --severity-override`` so both accept and refuse the same things.
-    """
-    if code not in CODES:
-        return (f"plansight has no diagnostic code {code!r} (`plansight codes` lists them)."
-                f"{suffix(str(code), CODES)}")
-    if not isinstance(level, str) or level.strip().lower() not in SEVERITY_LEVELS:
-        hint = suffix(level, SEVERITY_LEVELS) if isinstance(level, str) else ""
-        return f"the level of `{code}` is {level!r}: expected {_one_of(SEVERITY_LEVELS)}.{hint}"
-    return None
 
 
 Rule = Number | Flag | Choice | Records | SeverityMap

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from plansight.analyses.diagnostics.diagnostic import CODES
 from plansight.server import settings as server_settings
 
 CLIENT_ROOT = Path(__file__).resolve().parent.parent
@@ -104,7 +105,7 @@ def _sample(schema: dict[str, Any]) -> object:
 
 def _known_map_key() -> str:
     """A key the server accepts in a map setting (``diagnostics.severity`` maps diagnostic codes)."""
-    return next(iter(server_settings.CODES))
+    return next(iter(CODES))
 
 
 def _invalid_values(schema: dict[str, Any]) -> list[object]:
