@@ -4,9 +4,9 @@ JSON per docs/cli.md (one object per plan, a list when there are several). Exit 
 is valid (or could not be simulated for a stated reason: an unknown verdict is not a failure), 1 some
 plan is invalid, 2 a usage error or a plan whose problem or domain cannot be found or read.
 
-The ``reference`` (AQM, StV, LCS against a ground-truth plan) and ``recovery`` (completion by a
-planner) sections are filled by :func:`reference_section` and :func:`recovery_section`; each gets the
-:class:`PlanJob` with everything already parsed and simulated.
+The report itself (JSON, with the ``reference`` and ``recovery`` sections) is built by
+:mod:`plansight.analyses.plans.plan_json`, which the editor shares; this module finds and simulates the
+plans and writes the text form.
 """
 
 from __future__ import annotations
@@ -16,13 +16,12 @@ import json
 import os
 import sys
 from collections.abc import Sequence
-from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TextIO
 
+from plansight.plan_reference import add_reference_options, write_reference_text
+
 if TYPE_CHECKING:
-    from plansight.analyses.model.pddl import Domain, PlanStep, Problem
-    from plansight.analyses.plans.simulate import Simulation, Unparsed
-    from plansight.analyses.semantics.world import World
+    from plansight.analyses.plans.plan_json import PlanJob, PlanOptions
     from plansight.analyses.syntax.documents import ParsedDocument
     from plansight.analyses.workspace.lint import Analyzer
 
@@ -44,27 +43,7 @@ def add_plan_parser(sub: Any) -> None:
     plan.add_argument("--format", choices=("text", "json"), default="text",
                       help="report format (default: text)")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
-    from plansight.plan_reference import add_reference_options
-
     add_reference_options(plan)
-
-
-@dataclass
-class PlanJob:
-    """One plan with its partners, parsed and simulated; what every report section reads."""
-
-    path: str
-    document: ParsedDocument | None = None
-    domain: Domain | None = None
-    problem: Problem | None = None
-    domain_path: str | None = None
-    problem_path: str | None = None
-    reference_plan_path: str | None = None
-    steps: list[PlanStep | Unparsed] = field(default_factory=list)
-    world: World | None = None
-    simulation: Simulation | None = None
-    error: str | None = None
-    """Why the plan could not be simulated at all (unreadable, no problem or domain found)."""
 
 
 def run_plan(args: argparse.Namespace) -> int:
@@ -84,11 +63,13 @@ def run_plan(args: argparse.Namespace) -> int:
             print(f"plansight plan: error: {problem}", file=sys.stderr)
         return 2
 
+    from plansight.analyses.plans.plan_json import plan_json
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
     analyzer = Analyzer(DiskSource(memoize=True))
     jobs = _run_all(analyzer, files, args)
-    reports = [plan_json(job, args) for job in jobs]
+    options = plan_options(args)
+    reports = [plan_json(job, options) for job in jobs]
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     if args.format == "json":
@@ -103,6 +84,14 @@ def run_plan(args: argparse.Namespace) -> int:
     if any(job.error is not None for job in jobs):
         return 2
     return 1 if any(report["valid"] is False for report in reports) else 0
+
+
+def plan_options(args: argparse.Namespace) -> PlanOptions:
+    """The report options the flags of ``plansight plan`` ask for."""
+    from plansight.analyses.plans.plan_json import PlanOptions
+
+    return PlanOptions(similarity=args.similarity, recover=args.recover, time_limit_s=args.time_limit,
+                       memory_limit_mb=args.memory_limit)
 
 
 def plan_files(paths: Sequence[str]) -> list[str]:
@@ -130,6 +119,7 @@ def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace)
 def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
                   reference_plan: str | None = None) -> PlanJob:
     """Read, link (docs/files-and-links.md: flags, directives, conventions) and simulate one plan."""
+    from plansight.analyses.plans.plan_json import PlanJob
     from plansight.analyses.plans.simulate import simulate, unparsed_lines
     from plansight.analyses.semantics.world import World
 
@@ -163,75 +153,6 @@ def _directive_path(document: ParsedDocument, key: str) -> str | None:
     if directive is None:
         return None
     return os.path.normpath(os.path.join(os.path.dirname(document.path), directive.value))
-
-
-# --- the sections of the report --------------------------------------------------------------------
-
-
-def reference_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """The ``reference`` key: metrics against ``job.reference_plan_path`` (None without one).
-
-    Plan metrics plug in here: ``job.simulation`` has the LEA, ``job.steps`` the
-    plan's steps, ``job.world`` the domain and problem.
-    """
-    from plansight.plan_reference import reference_report
-
-    return reference_report(job, args)
-
-
-def recovery_section(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """The ``recovery`` key: the planner's completion of the executable prefix (with ``--recover``).
-
-    Plan recovery plugs in here; ``job.simulation.stop_state`` is the state the
-    completion starts from, ``job.simulation.lea`` the length of the prefix.
-    """
-    from plansight.plan_reference import recovery_report
-
-    return recovery_report(job, args)
-
-
-def plan_json(job: PlanJob, args: argparse.Namespace) -> dict[str, Any]:
-    """One plan's report, exactly the keys of docs/cli.md plus ``skipped_reason``, ``redundant``,
-    ``domain``, ``problem`` and ``error``."""
-    from plansight.analyses.plans.simulate import step_text
-    from plansight.analyses.semantics.world import format_atom
-
-    sim = job.simulation
-    report: dict[str, Any] = {
-        "path": job.path,
-        "length": sim.length if sim is not None else (len(job.document.plan.steps) if job.document is not None
-                                                      and job.document.plan is not None else None),
-        "executable": sim.executable if sim is not None else None,
-        "valid": sim.valid if sim is not None else None,
-        "lea": sim.lea if sim is not None else None,
-        "failure": None,
-        "goals": None,
-        "trace": [],
-        "reference": None,
-        "recovery": None,
-        "skipped_reason": sim.skipped_reason if sim is not None else None,
-        "redundant": list(sim.redundant) if sim is not None else [],
-        "domain": job.domain_path,
-        "problem": job.problem_path,
-        "error": job.error,
-    }
-    if sim is None:
-        return report
-    if sim.failure is not None:
-        failure = sim.failure
-        report["failure"] = {
-            "index": failure.index, "action": failure.action, "category": failure.category,
-            "unsatisfied": [m.text for m in failure.unsatisfied], "message": failure.message,
-        }
-    if sim.skipped_reason is None:
-        report["goals"] = {"satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied),
-                           "fraction": sim.goals.fraction}
-    report["trace"] = [
-        {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
-         "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
-    report["reference"] = reference_section(job, args)
-    report["recovery"] = recovery_section(job, args)
-    return report
 
 
 def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
@@ -279,6 +200,4 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     if goals.unsatisfied:
         where = "where the plan stops" if sim.failure is not None else "at the end"
         out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
-    from plansight.plan_reference import write_reference_text
-
     write_reference_text(report, out)

@@ -1,19 +1,16 @@
-"""The `reference` and `recovery` sections of ``plansight plan`` (docs/metrics.md), JSON and text.
+"""The `reference` and `recovery` sections of ``plansight plan`` (docs/metrics.md): options and text.
 
-`plan_command.py` simulates each plan; this module compares it with its ground-truth plan
-(``--reference-plan`` or the plan's ``; @reference-plan`` line) and, with ``--recover``, asks Fast
-Downward for the completion of its correct prefix.
+`plan_command.py` simulates each plan; :mod:`plansight.analyses.plans.plan_json` compares it with its
+ground-truth plan (``--reference-plan`` or the plan's ``; @reference-plan`` line) and, with
+``--recover``, asks Fast Downward for the completion of its correct prefix. This module declares the
+flags those sections read and writes them for a terminal.
 """
 
 from __future__ import annotations
 
 import argparse
 import os
-from typing import TYPE_CHECKING, Any, TextIO
-
-if TYPE_CHECKING:
-    from plansight.analyses.plans.metrics import Action
-    from plansight.plan_command import PlanJob
+from typing import Any, TextIO
 
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
@@ -25,65 +22,6 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
                         help="planner time limit for --recover (default 30)")
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MB",
                         help="planner memory limit for --recover (default 2048)")
-
-
-def _plan_actions(job: PlanJob) -> list[Action] | None:
-    from plansight.analyses.plans.metrics import actions_of
-
-    if job.document is None or job.document.plan is None:
-        return None
-    return actions_of(job.document.plan)
-
-
-def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
-    """The reference plan's actions, or None and why not."""
-    from plansight.analyses.plans.metrics import actions_of
-    from plansight.analyses.syntax.parse_plan import parse_plan
-
-    path = job.reference_plan_path
-    if path is None:
-        return None, None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return None, f"the reference plan `{path}` cannot be read: {error}"
-    parsed = parse_plan(text)
-    if parsed.plan is None:
-        return None, f"`{path}` is not a plan"
-    return actions_of(parsed.plan), None
-
-
-def reference_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """The comparison of the plan with its reference plan for the JSON output, an error entry when the
-    reference cannot be used, or None when there is none.
-    """
-    from plansight.analyses.plans.comparison import compare
-
-    reference, problem = reference_actions(job)
-    plan = _plan_actions(job)
-    if problem is not None:
-        return {"path": job.reference_plan_path, "error": problem}
-    if reference is None or plan is None:
-        return None
-    valid = job.simulation.valid if job.simulation is not None else None
-    result = compare(job.domain, job.problem, plan, reference, valid, getattr(args, "similarity", "v1"),
-                     job.world)
-    return {"path": job.reference_plan_path, **result.to_json()}
-
-
-def recovery_report(job: PlanJob, args: argparse.Namespace) -> dict[str, Any] | None:
-    """The repaired plan for the JSON output when ``--recover`` was given and the plan, problem and domain are
-    all readable; None otherwise.
-    """
-    from plansight.analyses.plans.recovery import Budget, recover
-
-    plan = _plan_actions(job)
-    if not getattr(args, "recover", False) or plan is None or job.domain is None or job.problem is None:
-        return None
-    reference, _ = reference_actions(job)
-    budget = Budget(getattr(args, "time_limit", 30.0), getattr(args, "memory_limit", 2048))
-    return recover(job.domain, job.problem, plan, reference, budget, world=job.world).to_json()
 
 
 def _numbered(out: TextIO, actions: list[str], note: str = "") -> None:

@@ -18,7 +18,6 @@ text and shared through :class:`_Memo`. Inlay hints are produced only for the re
 
 from __future__ import annotations
 
-import argparse
 import asyncio
 import bisect
 import logging
@@ -37,6 +36,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.comparison import validity_checker
 from plansight.analyses.plans.metrics import Evaluation, action_text, actions_of, evaluate
+from plansight.analyses.plans.plan_json import PlanJob, PlanOptions, plan_json
 from plansight.analyses.plans.report import (
     effect_items,
     effects_line,
@@ -55,7 +55,6 @@ from plansight.analyses.plans.simulate import (
 from plansight.analyses.plans.word_similarity import SimilarityVersion
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.association import glob_matches, resolve_link
-from plansight.plan_command import PlanJob, plan_json
 from plansight.server.command_arguments import argument_of, command_context
 from plansight.server.context import DocumentContext
 from plansight.server.feature_hub import refresh
@@ -357,8 +356,8 @@ class PlanFeature:
     # --- commands ----------------------------------------------------------------------------------
 
     def plan_json(self, context: DocumentContext) -> dict[str, Any]:
-        """The ``plansight plan --format json`` object of the plan (docs/cli.md), built by the CLI's own
-        code from the simulation the editor already has, so both always agree."""
+        """The ``plansight plan --format json`` object of the plan (docs/cli.md), built by the same code
+        as the CLI's from the simulation the editor already has, so both always agree."""
         view = self.view(context)
         assert view is not None
         simulation = view.simulation
@@ -374,8 +373,8 @@ class PlanFeature:
             world=simulation.world if simulation is not None else None,
             simulation=simulation,
             error=view.not_simulated if simulation is None else None)
-        options = argparse.Namespace(similarity=context.settings.similarity_version, recover=False)
-        return plan_json(job, options)
+        version: SimilarityVersion = "v2" if context.settings.similarity_version == "v2" else "v1"
+        return plan_json(job, PlanOptions(similarity=version))
 
     def state_at_line(self, context: DocumentContext, line: int) -> dict[str, Any] | None:
         """The state before the step written on ``line`` (0-based); None when no step is there."""

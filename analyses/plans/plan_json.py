@@ -1,0 +1,151 @@
+"""The ``plansight plan --format json`` report of one plan, shared by the command line and the editor.
+
+Both front ends build a :class:`PlanJob` (the plan with its partners, parsed and simulated) and a
+:class:`PlanOptions`, and this module turns them into the same JSON object, so ``plansight plan`` and
+the editor's *Simulate plan* command can never disagree. The ``reference`` section compares the plan
+with its ground-truth plan (AQM, StV, LCS); the ``recovery`` section asks a planner to complete the
+plan's correct prefix. docs/cli.md lists the report's keys.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from plansight.analyses.plans.word_similarity import SimilarityVersion
+
+if TYPE_CHECKING:
+    from plansight.analyses.model.pddl import Domain, PlanStep, Problem
+    from plansight.analyses.plans.metrics import Action
+    from plansight.analyses.plans.simulate import Simulation, Unparsed
+    from plansight.analyses.semantics.world import World
+    from plansight.analyses.syntax.documents import ParsedDocument
+
+
+@dataclass
+class PlanJob:
+    """One plan with its partners, parsed and simulated; what every report section reads."""
+
+    path: str
+    document: ParsedDocument | None = None
+    domain: Domain | None = None
+    problem: Problem | None = None
+    domain_path: str | None = None
+    problem_path: str | None = None
+    reference_plan_path: str | None = None
+    steps: list[PlanStep | Unparsed] = field(default_factory=list)
+    world: World | None = None
+    simulation: Simulation | None = None
+    error: str | None = None
+    """Why the plan could not be simulated at all (unreadable, no problem or domain found)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlanOptions:
+    """What the report's optional sections depend on: the CLI fills it from its flags, the editor from
+    its settings (the editor never runs a planner behind the user's back, so ``recover`` stays off)."""
+
+    similarity: SimilarityVersion = "v1"
+    """Action-name similarity for the AQM: ``v1`` as in the paper, ``v2`` as its later code."""
+    recover: bool = False
+    time_limit_s: float = 30.0
+    """The planner's limits for ``recover``."""
+    memory_limit_mb: int = 2048
+
+
+def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
+    """One plan's report: the simulation's verdict, failure, goals and trace, plus ``reference``,
+    ``recovery``, ``skipped_reason``, ``redundant``, ``domain``, ``problem`` and ``error``."""
+    from plansight.analyses.plans.simulate import step_text
+    from plansight.analyses.semantics.world import format_atom
+
+    sim = job.simulation
+    report: dict[str, Any] = {
+        "path": job.path,
+        "length": sim.length if sim is not None else (len(job.document.plan.steps) if job.document is not None
+                                                      and job.document.plan is not None else None),
+        "executable": sim.executable if sim is not None else None,
+        "valid": sim.valid if sim is not None else None,
+        "lea": sim.lea if sim is not None else None,
+        "failure": None,
+        "goals": None,
+        "trace": [],
+        "reference": None,
+        "recovery": None,
+        "skipped_reason": sim.skipped_reason if sim is not None else None,
+        "redundant": list(sim.redundant) if sim is not None else [],
+        "domain": job.domain_path,
+        "problem": job.problem_path,
+        "error": job.error,
+    }
+    if sim is None:
+        return report
+    if sim.failure is not None:
+        failure = sim.failure
+        report["failure"] = {
+            "index": failure.index, "action": failure.action, "category": failure.category,
+            "unsatisfied": [m.text for m in failure.unsatisfied], "message": failure.message,
+        }
+    if sim.skipped_reason is None:
+        report["goals"] = {"satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied),
+                           "fraction": sim.goals.fraction}
+    report["trace"] = [
+        {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
+         "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
+    report["reference"] = reference_report(job, options)
+    report["recovery"] = recovery_report(job, options)
+    return report
+
+
+def _plan_actions(job: PlanJob) -> list[Action] | None:
+    from plansight.analyses.plans.metrics import actions_of
+
+    if job.document is None or job.document.plan is None:
+        return None
+    return actions_of(job.document.plan)
+
+
+def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
+    """The reference plan's actions, or None and why not."""
+    from plansight.analyses.plans.metrics import actions_of
+    from plansight.analyses.syntax.parse_plan import parse_plan
+
+    path = job.reference_plan_path
+    if path is None:
+        return None, None
+    try:
+        with open(path, encoding="utf-8") as handle:
+            text = handle.read()
+    except (OSError, UnicodeDecodeError) as error:
+        return None, f"the reference plan `{path}` cannot be read: {error}"
+    parsed = parse_plan(text)
+    if parsed.plan is None:
+        return None, f"`{path}` is not a plan"
+    return actions_of(parsed.plan), None
+
+
+def reference_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | None:
+    """The ``reference`` section: metrics against ``job.reference_plan_path`` (None without one)."""
+    from plansight.analyses.plans.comparison import compare
+
+    reference, problem = reference_actions(job)
+    plan = _plan_actions(job)
+    if problem is not None:
+        return {"path": job.reference_plan_path, "error": problem}
+    if reference is None or plan is None:
+        return None
+    valid = job.simulation.valid if job.simulation is not None else None
+    result = compare(job.domain, job.problem, plan, reference, valid, options.similarity, job.world)
+    return {"path": job.reference_plan_path, **result.to_json()}
+
+
+def recovery_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | None:
+    """The ``recovery`` section: the planner's completion of the executable prefix (with ``recover``)."""
+    from plansight.analyses.plans.recovery import Budget, recover
+
+    plan = _plan_actions(job)
+    if not options.recover or plan is None or job.domain is None or job.problem is None:
+        return None
+    reference, _ = reference_actions(job)
+    budget = Budget(options.time_limit_s, options.memory_limit_mb)
+    return recover(job.domain, job.problem, plan, reference, budget, world=job.world).to_json()
