@@ -15,8 +15,8 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from plansight.analyses.equivalence.reference_problem import ReferenceLoad
     from plansight.analyses.equivalence.verdict import Budget, Verdict
+    from plansight.analyses.workspace.reference_problem import ReferenceLoad
 
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
@@ -72,8 +72,8 @@ def budget_of(args: argparse.Namespace) -> Budget:
 
 def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
     """The prepared reference, or None after printing why (the caller exits 2)."""
-    from plansight.analyses.equivalence.reference_problem import load_reference
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.reference_problem import load_reference
 
     for flag in ("reference", "domain"):
         value = getattr(args, flag)

@@ -24,7 +24,7 @@ from plansight.progress import should_show, with_progress
 
 if TYPE_CHECKING:
     from plansight.analyses.equivalence.grading import Graded
-    from plansight.analyses.equivalence.reference_problem import ReferenceLoad
+    from plansight.analyses.workspace.reference_problem import ReferenceLoad
 
 
 def add_grade_parser(sub: Any) -> None:
@@ -67,7 +67,7 @@ def run_grade(args: argparse.Namespace) -> int:
     graded = grade_all(loaded, pairs, args)
     summary = Counter(g.verdict.outcome for g in graded)
     if args.report:
-        from plansight.grade_report import write_report
+        from plansight.analyses.equivalence.grade_report import write_report
 
         try:
             write_report(args.report, graded, summary, reference=args.reference, placeholder=args.placeholder)
@@ -78,7 +78,7 @@ def run_grade(args: argparse.Namespace) -> int:
             )
             return 2
     if args.format == "json":
-        from plansight.grade_report import report_json
+        from plansight.analyses.equivalence.grade_report import report_json
 
         if hasattr(sys.stdout, "reconfigure"):
             sys.stdout.reconfigure(encoding="utf-8")

@@ -130,10 +130,10 @@ class EquivalenceFeature:
         """Grade a folder of submissions against a reference and write the report; returns a summary message
         for the editor.
         """
+        from plansight.analyses.equivalence.grade_report import write_report
         from plansight.analyses.equivalence.grading import grade_file, submissions, summary_text
-        from plansight.analyses.equivalence.reference_problem import load_reference
         from plansight.analyses.workspace.lint import Analyzer, DiskSource
-        from plansight.grade_report import write_report
+        from plansight.analyses.workspace.reference_problem import load_reference
 
         loaded = load_reference(Analyzer(DiskSource()), reference_path, None, self.budget())
         if loaded.reference is None:

@@ -13,17 +13,31 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.equivalence.verdict import Budget, Cancelled, Reference, Verdict, compare
 from plansight.analyses.model.pddl import Problem
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.workspace.association import Association
 from plansight.analyses.workspace.references import find_reference
 
-if TYPE_CHECKING:
-    from plansight.analyses.workspace.lint import Analyzer
+
+class Linker(Protocol):
+    """What the check needs of the linter (:class:`~plansight.analyses.workspace.lint.Analyzer`): read
+    the reference through the caller's cache and find its domain. The linter calls this module, so
+    naming the protocol here instead of importing the linter keeps the two modules free of a cycle."""
+
+    def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
+        """The parsed file (through the caller's cache), or None when it cannot be read."""
+        ...
+
+    def associate(self, document: ParsedDocument, domain: str | None = None,
+                  problem: str | None = None) -> Association:
+        """The partners of ``document``: the reference problem's domain is the one it is read in."""
+        ...
+
 
 LIVE_FACT_LIMIT = 20_000
 """Larger problems are not compared while typing (``plansight equiv`` still does it)."""
@@ -73,7 +87,7 @@ class LinkedVerdict:
 
 
 def linked_verdict(
-    analyzer: Analyzer,
+    analyzer: Linker,
     document: ParsedDocument,
     reference_globs: Sequence[tuple[str, str]] = (),
     budget: Budget = LINT_BUDGET,
@@ -118,7 +132,7 @@ def linked_verdict(
 
 
 def equivalence_diagnostics(
-    analyzer: Analyzer,
+    analyzer: Linker,
     document: ParsedDocument,
     reference_globs: Sequence[tuple[str, str]] = (),
     budget: Budget = LINT_BUDGET,

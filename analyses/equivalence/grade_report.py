@@ -1,6 +1,7 @@
 """The grading report: CSV for spreadsheets, JSON for scripts, a self-contained HTML page for people.
 
-The HTML page has no external resources (inline CSS, an inline SVG chart) so it can be mailed or
+Shared by ``plansight grade --report`` and the editor's *Grade folder* command, so both write the
+same files. The HTML page has no external resources (inline CSS, an inline SVG chart) so it can be mailed or
 attached to a course page as one file; every student-supplied string is escaped.
 """
 
@@ -11,10 +12,9 @@ import html
 import json
 from collections import Counter
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-if TYPE_CHECKING:
-    from plansight.analyses.equivalence.grading import Graded
+from plansight.analyses.equivalence.grading import OUTCOMES, Graded
 
 COLUMNS = (
     "student",
@@ -41,8 +41,6 @@ def report_json(
     graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool
 ) -> dict[str, Any]:
     """The grading run as the JSON report's document."""
-    from plansight.analyses.equivalence.grading import OUTCOMES
-
     return {
         "reference": reference,
         "mode": "placeholder" if placeholder else "identity",
@@ -77,8 +75,6 @@ def _cell(value: object) -> object:
 
 def report_html(graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool) -> str:
     """The grading run as an HTML page, one coloured row per submission, for reading in a browser."""
-    from plansight.analyses.equivalence.grading import OUTCOMES
-
     e = html.escape
     mode = "placeholder" if placeholder else "identity"
     rows = "\n".join(
@@ -124,8 +120,6 @@ def _yes_no(value: bool | None) -> str:
 
 def _chart(summary: Counter[str]) -> str:
     """A horizontal bar per outcome, drawn as inline SVG (no script, no external file)."""
-    from plansight.analyses.equivalence.grading import OUTCOMES
-
     top = max([summary[o] for o in OUTCOMES] + [1])
     bar_height, label_width, width = 26, 130, 420
     parts = []
