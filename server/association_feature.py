@@ -17,7 +17,8 @@ import logging
 from typing import TYPE_CHECKING, Any
 
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, detect_kind
-from plansight.analyses.workspace.association import Association, sniff_header
+from plansight.analyses.syntax.lexical import sniff_header
+from plansight.analyses.workspace.association import Association
 from plansight.analyses.workspace.references import ReferenceLink, find_reference, find_reference_plan
 from plansight.analyses.workspace.sources import DiskSource
 from plansight.server.analysis import (

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, cached_index
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, ParsedDocument
-from plansight.analyses.workspace.association import sniff_header
+from plansight.analyses.syntax.lexical import sniff_header
 from plansight.server.context import ContextRequest, DocumentContext, build_context, in_context
 from plansight.server.convert import RangeMapper, encoding_name
 from plansight.server.documents import ParseCache, is_file_path, path_key

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.syntax.lexical import sniff_header
 from plansight.analyses.workspace import lint as lint_module
-from plansight.analyses.workspace.association import glob_matches, sniff_header
+from plansight.analyses.workspace.association import glob_matches
 from plansight.analyses.workspace.lint import Analyzer, DiskSource, LintResult, MemorySource, find_files
 
 LINK_CODES = {"missing-domain", "missing-problem", "unknown-domain", "broken-link", "domain-name-mismatch"}

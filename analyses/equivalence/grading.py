@@ -13,7 +13,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from plansight.analyses.equivalence.verdict import Reference, Verdict, compare_text, unparseable
-from plansight.analyses.workspace.association import sniff_header
+from plansight.analyses.syntax.lexical import sniff_header
 
 OUTCOMES = ("equivalent", "not equivalent", "unsolvable", "invalid", "unparseable", "unknown")
 """Every outcome, in the order reports list them."""

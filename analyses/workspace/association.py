@@ -26,13 +26,13 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, Directive, ParsedDocument
+from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
 MAX_PARENT_LEVELS = 3
 """How many folders above the problem's own the domain search climbs (``problems/p01.pddl`` layouts)."""
 
 MAX_LISTED_NAMES = 8
-_HEADER_WINDOW = 1 << 16
 
 Parse = Callable[[str], ParsedDocument | None]
 Origin = Literal["override", "directive", "setting"]
@@ -62,43 +62,6 @@ class Association:
     def problem_path(self) -> str | None:
         """The path of the associated problem, or None when none was found."""
         return self.problem.path if self.problem is not None else None
-
-
-@dataclass(frozen=True, slots=True)
-class Header:
-    """What ``(define (domain NAME)`` / ``(define (problem NAME)`` says, read without a full parse."""
-
-    kind: Literal["domain", "problem"]
-    name: str
-
-    @property
-    def key(self) -> str:
-        """The name compared across files: PDDL names are case-insensitive."""
-        return self.name.lower()
-
-
-_HEADER = re.compile(r";[^\n]*|\(\s*define\s*\(\s*(domain|problem)\s+([^\s();]+)", re.IGNORECASE)
-
-
-def sniff_header(text: str) -> Header | None:
-    """The kind and name of a PDDL file from its header (comments skipped).
-
-    Looking for a domain among a folder's files must not fully parse every 5 MB problem next to it.
-    """
-    for match in _HEADER.finditer(text, 0, min(len(text), _HEADER_WINDOW)):
-        if match.group(1) is not None:
-            kind: Literal["domain", "problem"] = "domain" if match.group(1).lower() == "domain" else "problem"
-            return Header(kind, match.group(2))
-    return None
-
-
-def first_line_span(text: str) -> Span:
-    """Where file-level diagnostics go: the first line's text (an empty span in an empty file)."""
-    end = text.find("\n")
-    end = len(text) if end == -1 else end
-    if end > 0 and text[end - 1] == "\r":
-        end -= 1
-    return Span(0, end)
 
 
 def resolve_link(from_path: str, value: str) -> str:

@@ -199,6 +199,6 @@ def _place(problem: Problem, where: str, text: str) -> Span:
             return section.span
     if problem.name.span.end > problem.name.span.start:
         return problem.name.span
-    from plansight.analyses.workspace.association import first_line_span
+    from plansight.analyses.syntax.lexical import first_line_span
 
     return first_line_span(text)

@@ -24,7 +24,8 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
-from plansight.analyses.workspace.association import Association, Associator, first_line_span, sniff_header
+from plansight.analyses.syntax.lexical import first_line_span, sniff_header
+from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.ltl_links import associate_ltl, link_diagnostics
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
 

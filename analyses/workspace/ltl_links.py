@@ -16,11 +16,11 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.model.pddl import Plan
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.lexical import first_line_span
 from plansight.analyses.workspace.association import (
     Association,
     Associator,
     Parse,
-    first_line_span,
     resolve_link,
 )
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
