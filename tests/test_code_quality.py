@@ -2,7 +2,8 @@
 without a docstring, fail CI like any other test.
 
 mypy cannot follow setuptools' folder-to-package mapping (``analyses/`` is ``plansight.analyses``),
-so it checks a tree of symbolic links laid out the way the wheel installs the package.
+so it checks a tree of symbolic links laid out the way the wheel installs the package
+(:mod:`installed_tree`).
 """
 
 from __future__ import annotations
@@ -11,6 +12,8 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+from installed_tree import link_installed_tree
 
 ROOT = Path(__file__).resolve().parents[1]
 BIN = Path(sys.executable).parent
@@ -26,13 +29,7 @@ def test_ruff_is_clean() -> None:
 
 
 def test_mypy_is_clean(tmp_path: Path) -> None:
-    package = tmp_path / "plansight"
-    package.mkdir()
-    for item in (ROOT / "cli").iterdir():
-        if item.suffix == ".py":
-            (package / item.name).symlink_to(item)
-    for folder in ("analyses", "server", "grammar"):
-        (package / folder).symlink_to(ROOT / folder, target_is_directory=True)
+    link_installed_tree(tmp_path)
     result = subprocess.run(
         [_tool("mypy"), "--config-file", str(ROOT / "pyproject.toml"), "--cache-dir", str(tmp_path / "cache"),
          "-p", "plansight"],
