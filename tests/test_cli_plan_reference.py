@@ -73,6 +73,23 @@ def test_recover_json(capsys: pytest.CaptureFixture[str]) -> None:
     assert recovery["planner"] == "fast-downward astar(lmcut())"
 
 
+def test_recover_gives_the_planner_the_limits_of_the_flags(capsys: pytest.CaptureFixture[str],
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    from plansight.analyses.plans import recovery
+
+    budgets = []
+    real_recover = recovery.recover
+
+    def recover(*args: Any, **kwargs: Any) -> recovery.Recovery:
+        budgets.append(args[4])
+        return real_recover(*args, **kwargs)
+
+    monkeypatch.setattr(recovery, "recover", recover)
+    _, report = run_json(capsys, PI1, "--recover", "--time-limit", "12.5", "--memory-limit", "900")
+    assert report["recovery"]["status"] == "solved"
+    assert budgets == [recovery.Budget(time_limit_s=12.5, memory_limit_mb=900)]
+
+
 def test_text_shows_the_aqm_table_and_the_recovered_plan(capsys: pytest.CaptureFixture[str]) -> None:
     main(["plan", PI0, "--recover"])
     out = capsys.readouterr().out
