@@ -72,7 +72,7 @@ def test_nothing_cites_documents_a_user_does_not_have() -> None:
 
 
 def test_the_citation_check_recognises_each_form() -> None:
-    lines = ["see " + "SPEC" + ".md section 2", "DESIGN" + ".md habit 8", "from ../" + "shared/domains",
+    lines = ["see " + "SPEC" + ".md section 2", "DESIGN" + ".md habit 8", "from ." + "./" + "shared/domains",
              "Seed " + "004's tables", "(seed " + "002, Appendix C.3)"]
     for line in lines:
         assert UNAVAILABLE.search(line), line
