@@ -16,7 +16,8 @@ import logging
 from typing import Any
 
 from pygls.exceptions import JsonRpcInternalError
-from pygls.protocol import LanguageServerProtocol
+
+from plansight.server.document_text import DocumentSyncProtocol
 
 try:
     import orjson
@@ -32,7 +33,7 @@ logger = logging.getLogger(__name__)
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
 
 
-class FastJsonProtocol(LanguageServerProtocol):
+class FastJsonProtocol(DocumentSyncProtocol):
     """Encodes outgoing messages with ``orjson`` when it is available."""
 
     def _send_data(self, data: Any) -> None:

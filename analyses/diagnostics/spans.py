@@ -8,6 +8,7 @@ JSON/SARIF output and the server), through :class:`LineIndex`.
 from __future__ import annotations
 
 import bisect
+import re
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -35,6 +36,8 @@ class Span(NamedTuple):
 
 NO_SPAN = Span(0, 0)
 
+_LINE_BREAK = re.compile("\r\n|\r|\n")
+
 
 @dataclass(frozen=True, slots=True)
 class Position:
@@ -47,8 +50,9 @@ class Position:
 class LineIndex:
     """Maps code-point offsets to LSP positions and back for one text.
 
-    Lines end at ``\\n``; a ``\\r`` before it belongs to the line ending, so CRLF files get the same
-    positions an editor shows.
+    Lines end where the Language Server Protocol specification says they do, at ``\\n``, ``\\r\\n``
+    and a lone ``\\r``, and nowhere else: U+2028, U+0085 or a form feed are ordinary characters to an
+    editor, so they must be to every position the user sees.
     """
 
     __slots__ = ("_ascii", "_line_starts", "_text")
@@ -56,11 +60,14 @@ class LineIndex:
     def __init__(self, text: str) -> None:
         self._text = text
         starts = [0]
-        find = text.find
-        pos = find("\n")
-        while pos != -1:
-            starts.append(pos + 1)
-            pos = find("\n", pos + 1)
+        if "\r" in text and text.count("\r") != text.count("\r\n"):
+            starts.extend(match.end() for match in _LINE_BREAK.finditer(text))
+        else:  # only \n and \r\n: the line starts are the characters after each \n
+            find = text.find
+            pos = find("\n")
+            while pos != -1:
+                starts.append(pos + 1)
+                pos = find("\n", pos + 1)
         self._line_starts = starts
         self._ascii = text.isascii()
 
