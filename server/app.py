@@ -15,7 +15,6 @@ from collections.abc import Coroutine
 from typing import Any
 
 from lsprotocol import types
-from pygls.lsp.server import LanguageServer
 
 from plansight import __version__
 from plansight.server.association_feature import AssociationFeature
@@ -40,11 +39,12 @@ from plansight.server.semantic_tokens_feature import SemanticTokensFeature
 from plansight.server.settings import SECTION, Settings, read_settings, section_of
 from plansight.server.signature_feature import SignatureFeature
 from plansight.server.symbols_feature import SymbolsFeature
+from plansight.server.transport import FramedTransportServer
 
 logger = logging.getLogger(__name__)
 
 
-class PlansightServer(LanguageServer):
+class PlansightServer(FramedTransportServer):
     """A pygls server carrying plansight's per-instance state."""
 
     def __init__(self) -> None:

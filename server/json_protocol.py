@@ -1,4 +1,5 @@
-"""pygls's protocol with a faster JSON encoder for what the server sends.
+"""pygls's protocol, with a faster JSON encoder for what the server sends and an answer for every
+malformed request it receives.
 
 The answers that scale with the file are large: the semantic tokens of a 1 MB problem are about
 700,000 integers, a whole-document formatting edit is a 1 MB string. The standard library's encoder
@@ -6,18 +7,36 @@ spends ~110 ms on such a token array (one ``int.__repr__`` per number); ``orjson
 bytes in ~13 ms. The message is still unstructured by pygls's own cattrs converter, so what is sent
 is identical in content; anything ``orjson`` refuses (an integer beyond 64 bits, say) falls back to
 pygls's ``json.dumps`` path, and without ``orjson`` installed nothing changes at all.
+
+Incoming, each message body the transport's decoder (``framing.py``) delimits is decoded and checked
+here (``rpc_envelope.py``) before pygls sees it, so that a body that is not JSON, an object that is not
+a request and parameters of the wrong shape get the JSON-RPC error the client is waiting for instead
+of a line in the log; ``docs/reliability.md`` lists the answers.
 """
 
 from __future__ import annotations
 
 import asyncio
 import inspect
+import json
 import logging
 from typing import Any
 
+from cattrs import transform_error
+from cattrs.errors import ClassValidationError
+from lsprotocol import types
 from pygls.exceptions import JsonRpcInternalError
+from pygls.protocol.json_rpc import RPCRequest
 
 from plansight.server.document_text import DocumentSyncProtocol
+from plansight.server.rpc_envelope import (
+    INVALID_PARAMS,
+    INVALID_REQUEST,
+    PARSE_ERROR,
+    MessageId,
+    envelope_error,
+    message_id,
+)
 
 try:
     import orjson
@@ -33,8 +52,60 @@ logger = logging.getLogger(__name__)
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
 
 
+def _why(error: Exception) -> str:
+    """What cattrs could not read, by JSON path (``invalid value for type, expected int @
+    $.params.position.line``), rather than its exception group's headline."""
+    cause = error.__cause__
+    if isinstance(cause, ClassValidationError):
+        return "; ".join(transform_error(cause, path="$"))
+    return str(cause or error) or type(error).__name__
+
+
 class FastJsonProtocol(DocumentSyncProtocol):
-    """Encodes outgoing messages with ``orjson`` when it is available."""
+    """Encodes outgoing messages with ``orjson`` when it is available; answers malformed requests."""
+
+    def handle_frame(self, body: bytes) -> None:
+        """Decode, check and dispatch one message body."""
+        try:
+            data = json.loads(body)
+        except (ValueError, RecursionError) as error:  # UnicodeDecodeError is a ValueError
+            logger.warning("Message is not JSON: %s", error)
+            self.send_error(None, PARSE_ERROR, f"Parse error: {error}")
+            return
+        problem = envelope_error(data)
+        if problem is not None:
+            logger.warning("Invalid message: %s", problem.message)
+            if problem.code != INVALID_PARAMS or "id" in data:  # a notification is never answered
+                self.send_error(problem.id, problem.code, problem.message)
+            return
+        if "method" in data and "params" not in data and self.get_message_type(data["method"]) is None:
+            data["params"] = None  # pygls's stand-in type for unknown methods insists on params
+        try:
+            message = self.structure_message(data)
+        except Exception as error:  # pygls logged the details
+            self._refuse_structure(data, error)
+            return
+        self.handle_message(message)
+
+    def _refuse_structure(self, data: dict[str, Any], error: Exception) -> None:
+        """The envelope was right, so what cattrs could not read is the parameters (or a response)."""
+        if "method" in data and "id" in data:
+            self.send_error(message_id(data), INVALID_PARAMS,
+                            f"Invalid params for {data['method']}: {_why(error)}")
+        else:
+            logger.warning("Dropped a message that could not be read: %s", data.get("method", "a response"))
+
+    def handle_message(self, message: Any) -> None:
+        # pygls drops requests after ``shutdown`` without a word; the specification wants InvalidRequest
+        if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
+            self.send_error(message.id, INVALID_REQUEST, f"Invalid Request: {message.method} after shutdown")
+            return
+        super().handle_message(message)
+
+    def send_error(self, msg_id: MessageId | None, code: int, message: str) -> None:
+        """A JSON-RPC error response; ``msg_id`` ``None`` is sent as ``"id": null``, as JSON-RPC wants
+        when the request's id cannot be read (lsprotocol's message type would leave ``id`` out)."""
+        self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
 
     def _send_data(self, data: Any) -> None:
         if orjson is None or not data or self.writer is None:
