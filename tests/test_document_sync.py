@@ -16,6 +16,9 @@ from hypothesis import strategies as st
 from lsprotocol import types
 
 from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.editing.semantic_tokens import encode, semantic_tokens
+from plansight.analyses.editing.symbols import build_index
+from plansight.analyses.syntax.documents import parse_document
 from plansight.server.app import create_server
 from plansight.server.convert import RangeMapper
 from plansight.server.document_text import apply_change, apply_changes
@@ -177,3 +180,17 @@ def test_the_server_workspace_copy_follows_the_specification_line_rules() -> Non
         content_changes=[partial((1, 8), (1, 9), "y")]))
     next(handler)  # runs the edit, then offers the feature's own handler
     assert protocol.workspace.get_text_document(uri).source == "; \x0c\u2029\n(define y)"
+
+
+def test_semantic_tokens_after_a_lone_carriage_return_are_on_the_editor_line() -> None:
+    """Token positions follow the same line rules as every other position the server sends."""
+    text = "(define (domain d)\r(:predicates (p é))\r\r(:action a :parameters ()))"
+    tokens = semantic_tokens(text, build_index(parse_document("d.pddl", text)))
+    data = encode(text, tokens, "utf-16")
+    line = column = 0
+    assert len(data) == 5 * len(tokens) and tokens
+    for (start, end, _kind, _modifiers), i in zip(tokens, range(0, len(data), 5), strict=True):
+        line, column = line + data[i], (column + data[i + 1]) if data[i] == 0 else data[i + 1]
+        offset = editor_offset(text, line, column, "utf-16")
+        assert (offset, offset + data[i + 2]) == (start, end), text[start:end]
+    assert line == 3  # `a` sits on the editor's fourth line

@@ -18,7 +18,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import LineIndex, Span
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
 from plansight.analyses.gc_pause import gc_paused
 
@@ -130,6 +130,8 @@ def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list
 
 
 def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
+    if "\r" in text and text.count("\r") != text.count("\r\n"):
+        return _encode_by_index(text, tokens, encoding)
     data: list[int] = []
     extend = data.extend
     count, rfind, find = text.count, text.rfind, text.find
@@ -154,6 +156,26 @@ def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
             length = _units(text[start:end], encoding)
         delta_line = line - previous_line
         extend((delta_line, column - previous_start if delta_line == 0 else column, length, kind, modifiers))
+        previous_line, previous_start = line, column
+    return data
+
+
+def _encode_by_index(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
+    """The same encoding for a text with a lone ``\\r``, which ends a line for the editor as ``\\n``
+    does (the fast walk above counts ``\\n`` only); rare enough to take the general path."""
+    index = LineIndex(text)
+    data: list[int] = []
+    previous_line = previous_start = 0
+    for start, end, kind, modifiers in tokens:
+        line = index.line_of(start)
+        line_start = index.line_start(line)
+        if encoding == "utf-32":
+            column, length = start - line_start, end - start
+        else:
+            column, length = _units(text[line_start:start], encoding), _units(text[start:end], encoding)
+        delta_line = line - previous_line
+        delta_start = column - previous_start if delta_line == 0 else column
+        data.extend((delta_line, delta_start, length, kind, modifiers))
         previous_line, previous_start = line, column
     return data
 
