@@ -169,7 +169,7 @@ class DiagnosticsFeature:
         if doc is None:
             logger.warning("didChange for %s, which is not open; ignored", uri)
             return
-        # pygls has already applied the (incremental) changes to its workspace copy
+        # the protocol has already applied the changes to the workspace copy (document_text.py)
         doc.text = self._server.workspace.get_text_document(uri).source
         doc.version = params.text_document.version
         self._schedule(uri)
