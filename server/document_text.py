@@ -24,6 +24,12 @@ from plansight.server.convert import RangeMapper, encoding_name
 
 logger = logging.getLogger(__name__)
 
+# Pinned pygls internals (checked by name in tests/test_pinned_internals.py): a subclass method decorated
+# with ``lsp_method`` replaces pygls's builtin ``lsp_text_document__did_change`` (builtins are collected by
+# attribute name), a builtin handler is a generator that yields ``(user_handler, args, None)``, the user's
+# handler sits in ``fm.features``, and ``Workspace.text_documents`` (keyed by unquoted URI) plus
+# ``update_text_document`` with a whole-document change replace a document's text.
+
 
 def apply_change(text: str, change: types.TextDocumentContentChangeEvent, encoding: str) -> str:
     """``text`` after one content change.
@@ -60,6 +66,7 @@ class DocumentSyncProtocol(LanguageServerProtocol):
     def lsp_text_document__did_change(
         self, params: types.DidChangeTextDocumentParams,
     ) -> Generator[Any, Any, None]:
+        """Apply the edits by the specification's rules, then run the feature's own handler."""
         workspace = self.workspace
         document = workspace.text_documents.get(unquote(params.text_document.uri))
         if document is None:

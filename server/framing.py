@@ -63,6 +63,8 @@ class FrameDecoder:
         self._problems: list[str] = []
 
     def feed(self, data: bytes) -> list[Event]:
+        """The messages and troubles ``data`` completes, in stream order (bytes of an incomplete
+        message wait in the decoder for the next feed)."""
         self._buffer += data
         events: list[Event] = []
         while self._step(events):

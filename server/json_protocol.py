@@ -48,6 +48,9 @@ except ImportError:  # optional: the standard encoder is the fall-back
 # the private ``JsonRPCProtocol._send_data(data)`` we override; it reads ``writer`` and
 # ``_include_headers`` (set by ``set_writer``), ``CONTENT_TYPE``/``CHARSET``, the private
 # ``_serialize_message(data)``, and reports failures through ``_server._report_server_error(error, source)``.
+# Incoming messages go through ``structure_message(data)`` (raising ``JsonRpcInvalidParams`` from a cattrs
+# ``ClassValidationError``), ``get_message_type(method)`` (``None`` for an unknown method) and
+# ``handle_message``, which we extend using the private ``_shutdown`` flag and ``json_rpc.RPCRequest``.
 logger = logging.getLogger(__name__)
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
 
@@ -96,6 +99,7 @@ class FastJsonProtocol(DocumentSyncProtocol):
             logger.warning("Dropped a message that could not be read: %s", data.get("method", "a response"))
 
     def handle_message(self, message: Any) -> None:
+        """pygls's dispatch, except that a request after ``shutdown`` is answered instead of dropped."""
         # pygls drops requests after ``shutdown`` without a word; the specification wants InvalidRequest
         if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
             self.send_error(message.id, INVALID_REQUEST, f"Invalid Request: {message.method} after shutdown")

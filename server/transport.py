@@ -23,13 +23,21 @@ from plansight.server.framing import Frame, FrameDecoder
 
 logger = logging.getLogger(__name__)
 
+# Pinned pygls internals (checked by name in tests/test_pinned_internals.py): ``start_io`` calls the
+# private ``_start_io_async(stdin, stdout)`` that we override, as we override ``start_tcp``; both set the
+# private ``_stop_event`` (and ``_server`` for TCP) that ``shutdown()`` reads, read in ``thread_pool``
+# and write through ``pygls.io_.StdoutWriter`` or the asyncio stream writer, as pygls's own loop does.
+
 READ_SIZE = 1024 * 1024
 """Bytes asked for per read; a read returns what is available, so a small message is not delayed."""
 
 
 @runtime_checkable
 class FrameHandler(Protocol):
-    def handle_frame(self, body: bytes) -> None: ...
+    """What the read loop hands each message body to (the protocol, in the server)."""
+
+    def handle_frame(self, body: bytes) -> None:
+        """Decode, check and dispatch one message body; never raises for a bad message."""
 
 
 async def serve_frames(read: Callable[[], Awaitable[bytes]], handler: FrameHandler,
@@ -71,6 +79,7 @@ class FramedTransportServer(LanguageServer):
         return protocol
 
     def _start_io_async(self, stdin: BinaryIO | None = None, stdout: BinaryIO | None = None) -> None:
+        """pygls's stdio server, reading through :func:`serve_frames`."""
         logger.info("Starting async IO server")
         self._stop_event = stop_event = threading.Event()
         read_available = _read_available(stdin or sys.stdin.buffer)
@@ -78,6 +87,7 @@ class FramedTransportServer(LanguageServer):
         handler = self._handler()
 
         async def read() -> bytes:
+            """What stdin has now, read off the event loop."""
             loop = asyncio.get_running_loop()
             return await loop.run_in_executor(self.thread_pool, read_available, READ_SIZE)
 
@@ -91,11 +101,13 @@ class FramedTransportServer(LanguageServer):
             self.shutdown()
 
     def start_tcp(self, host: str, port: int) -> None:
+        """pygls's TCP server, reading through :func:`serve_frames`."""
         logger.info("Starting TCP server on %s:%s", host, port)
         self._stop_event = stop_event = threading.Event()
         handler = self._handler()
 
         async def connection(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+            """One client's session; the server shuts down when it ends, as pygls's does."""
             logger.debug("Connected to client")
             self.protocol.set_writer(writer)  # type: ignore[arg-type]
             await serve_frames(lambda: reader.read(READ_SIZE), handler, stop_event)
@@ -103,6 +115,7 @@ class FramedTransportServer(LanguageServer):
             self.shutdown()
 
         async def tcp_server() -> None:
+            """Listen until :meth:`shutdown` closes the listening socket."""
             self._server = server = await asyncio.start_server(connection, host, port)
             addresses = ", ".join(str(sock.getsockname()) for sock in server.sockets)
             logger.info("Serving on %s", addresses)

@@ -33,6 +33,8 @@ from plansight.server.json_protocol import FastJsonProtocol
 LALR = "plansight.analyses.syntax.lalr"
 JSON_PROTOCOL = "plansight.server.json_protocol"
 APP = "plansight.server.app"
+DOCUMENT_TEXT = "plansight.server.document_text"
+TRANSPORT = "plansight.server.transport"
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,86 @@ def _workspace_before_initialize() -> None:
         _ = create_server().workspace
 
 
+# --- pygls, used by plansight.server.document_text and plansight.server.transport ---------------------
+
+
+def _initialized_protocol() -> Any:
+    from lsprotocol import types
+
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    list(protocol.lsp_initialize(types.InitializeParams(capabilities=types.ClientCapabilities())))
+    return protocol
+
+
+def _did_change_builtin_is_overridable() -> None:
+    from lsprotocol import types
+
+    from plansight.server.document_text import DocumentSyncProtocol
+
+    protocol = _initialized_protocol()
+    handler = protocol.fm.builtin_features[types.TEXT_DOCUMENT_DID_CHANGE]
+    assert handler.__func__ is DocumentSyncProtocol.lsp_text_document__did_change
+    user = protocol.fm.features.get(types.TEXT_DOCUMENT_DID_CHANGE)
+    assert user is not None, "the feature's own didChange handler is no longer in fm.features"
+
+
+def _workspace_whole_document_update() -> None:
+    from lsprotocol import types
+
+    workspace = _initialized_protocol().workspace
+    workspace.put_text_document(types.TextDocumentItem(uri="untitled:pin", language_id="pddl", version=1,
+                                                       text="old"))
+    assert workspace.text_documents["untitled:pin"].source == "old"
+    workspace.update_text_document(types.VersionedTextDocumentIdentifier(uri="untitled:pin", version=2),
+                                   types.TextDocumentContentChangeWholeDocument(text="new\u2028"))
+    assert workspace.get_text_document("untitled:pin").source == "new\u2028"
+
+
+def _structure_message() -> None:
+    from cattrs.errors import ClassValidationError
+    from pygls.exceptions import JsonRpcInvalidParams
+
+    protocol = _initialized_protocol()
+    assert protocol.get_message_type("plansight/noSuchMethod") is None
+    with pytest.raises(JsonRpcInvalidParams) as raised:
+        protocol.structure_message({"jsonrpc": "2.0", "id": 1, "method": "textDocument/hover",
+                                    "params": {"position": "x"}})
+    assert isinstance(raised.value.__cause__, ClassValidationError)
+
+
+def _shutdown_flag() -> None:
+    from pygls.protocol.json_rpc import RPCRequest
+
+    protocol = _initialized_protocol()
+    assert protocol._shutdown is False
+    list(protocol.lsp_shutdown())
+    assert protocol._shutdown is True
+    message = protocol.structure_message({"jsonrpc": "2.0", "id": 1, "method": "shutdown"})
+    assert isinstance(message, RPCRequest)
+
+
+def _start_io_reaches_start_io_async() -> None:
+    from pygls.server import JsonRPCServer
+
+    assert "self._start_io_async(" in inspect.getsource(JsonRPCServer.start_io)
+    _accepts(JsonRPCServer._start_io_async, object(), None, None)
+    _accepts(JsonRPCServer.start_tcp, object(), "127.0.0.1", 1)
+    for name in ("thread_pool", "shutdown"):
+        assert hasattr(JsonRPCServer, name), name
+
+
+def _stdout_writer() -> None:
+    import io
+
+    from pygls.io_ import StdoutWriter
+
+    out = io.BytesIO()
+    StdoutWriter(out).write(b"x")
+    assert out.getvalue() == b"x"
+
+
 PINS = [
     Pin("lark.lexer.Lexer: a class passed as Lark(lexer=...) is instantiated with its LexerConf", LALR,
         _custom_lexer_class),
@@ -254,6 +336,17 @@ PINS = [
         _report_server_error),
     Pin("pygls LanguageServer.workspace raises RuntimeError before initialize", APP,
         _workspace_before_initialize),
+    Pin("pygls builtin features: a subclass's lsp_method-decorated lsp_text_document__did_change replaces "
+        "pygls's, and the user handler is in fm.features", DOCUMENT_TEXT, _did_change_builtin_is_overridable),
+    Pin("pygls Workspace.text_documents and update_text_document(id, whole-document change)", DOCUMENT_TEXT,
+        _workspace_whole_document_update),
+    Pin("pygls JsonRPCProtocol.structure_message(dict) and get_message_type(method) (None when unknown)",
+        JSON_PROTOCOL, _structure_message),
+    Pin("pygls JsonRPCProtocol._shutdown, set by the shutdown request; pygls.protocol.json_rpc.RPCRequest",
+        JSON_PROTOCOL, _shutdown_flag),
+    Pin("pygls JsonRPCServer.start_io -> _start_io_async(stdin, stdout); start_tcp, thread_pool, shutdown",
+        TRANSPORT, _start_io_reaches_start_io_async),
+    Pin("pygls.io_.StdoutWriter(stream).write(bytes)", TRANSPORT, _stdout_writer),
 ]
 
 
