@@ -25,7 +25,7 @@ from typing import Any
 from cattrs import transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
-from pygls.exceptions import JsonRpcInternalError
+from pygls.exceptions import JsonRpcException, JsonRpcInternalError
 from pygls.protocol.json_rpc import RPCRequest
 
 from plansight.server.document_text import DocumentSyncProtocol
@@ -95,8 +95,15 @@ class FastJsonProtocol(DocumentSyncProtocol):
         if "method" in data and "id" in data:
             self.send_error(message_id(data), INVALID_PARAMS,
                             f"Invalid params for {data['method']}: {_why(error)}")
+        elif "method" in data:
+            logger.warning("Dropped a %s notification whose params could not be read", data["method"])
         else:
-            logger.warning("Dropped a message that could not be read: %s", data.get("method", "a response"))
+            # a client's malformed answer to our request: fail the request rather than wait forever
+            logger.warning("Could not read the client's response to request %s: %s", data["id"], _why(error))
+            future = self._request_futures.pop(data["id"], None)
+            if future is not None and not future.done():
+                future.set_exception(JsonRpcException(
+                    code=INVALID_PARAMS, message=f"unreadable response: {_why(error)}"))
 
     def handle_message(self, message: Any) -> None:
         """pygls's dispatch, except that a request after ``shutdown`` is answered instead of dropped."""

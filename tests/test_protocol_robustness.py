@@ -15,8 +15,10 @@ from collections.abc import Iterator
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from lsprotocol import types
 from raw_server import RawServer, frame, request
 
+from plansight.server.app import create_server
 from plansight.server.framing import MAX_BODY_BYTES, Frame, FrameDecoder, Trouble
 from plansight.server.rpc_envelope import envelope_error
 
@@ -235,3 +237,17 @@ def test_requests_after_shutdown_get_invalid_request() -> None:
     finally:
         if raw.process.poll() is None:
             raw.process.kill()
+
+
+# --- a malformed response from the client ---------------------------------------------------------
+
+@pytest.mark.parametrize("response", [{"result": 5}, {"error": {"code": "not a number"}}])
+def test_an_unreadable_response_fails_the_request_instead_of_leaving_it_waiting(
+        response: dict[str, object]) -> None:
+    protocol = create_server().protocol
+    sent: list[object] = []
+    protocol._send_data = sent.append  # type: ignore[method-assign]
+    waiting = protocol.send_request(types.WORKSPACE_CONFIGURATION, types.ConfigurationParams(items=[]))
+    request_id = sent[0].id  # type: ignore[attr-defined]
+    protocol.handle_frame(json.dumps({"jsonrpc": "2.0", "id": request_id, **response}).encode())
+    assert waiting.done() and "unreadable response" in str(waiting.exception())
