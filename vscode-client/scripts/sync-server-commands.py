@@ -109,9 +109,10 @@ def generate() -> str:
     out.append("export interface ServerArguments {")
     out += [f"  {call.key}: {writer.type_of(call.arguments)};" for call in calls]
     out += ["}", ""]
-    out.append("/** What each command and request answers (`null`: nothing to say for this document or line). */")
+    out.append("/** What each one answers (`null`: nothing to say for this document or line). */")
     out.append("export interface ServerResults {")
-    out += [f"  {call.key}: {writer.type_of(call.result)}{' | null' if call.nullable else ''};" for call in calls]
+    out += [f"  {call.key}: {writer.type_of(call.result)}{' | null' if call.nullable else ''};"
+            for call in calls]
     out += ["}"]
     done: set[str] = set()
     while len(done) < len(writer.interfaces):  # interfaces may name further interfaces

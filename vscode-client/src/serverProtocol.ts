@@ -36,7 +36,7 @@ export interface ServerArguments {
   association: UriArguments;
 }
 
-/** What each command and request answers (`null`: nothing to say for this document or line). */
+/** What each one answers (`null`: nothing to say for this document or line). */
 export interface ServerResults {
   simulatePlan: SimulatePlanResult;
   stateAtStep: StateAtStepResult | null;
