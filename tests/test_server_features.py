@@ -108,6 +108,18 @@ def test_two_servers_share_no_feature_instance() -> None:
     assert first.feature_of(PlanFeature) is not second.feature_of(PlanFeature)
 
 
+def test_the_feature_page_lists_every_feature_and_what_it_adds() -> None:
+    page = (Path(__file__).resolve().parent.parent / "docs" / "server-features.md").read_text()
+    rows = {line.split("`")[1]: line for line in page.splitlines() if line.startswith("| `")}
+    assert list(rows) == [kind.__name__ for kind in FEATURE_ORDER]
+    for kind in FEATURE_ORDER:
+        row = rows[kind.__name__]
+        for method in kind.methods:
+            assert f"`{method.removeprefix('textDocument/')}`" in row, (kind.__name__, method)
+        for command in kind.commands:
+            assert f"`{command.removeprefix('plansight.server.')}`" in row, (kind.__name__, command)
+
+
 # --- features driven in-process ----------------------------------------------------------------------
 
 
