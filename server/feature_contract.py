@@ -32,8 +32,8 @@ adds to the protocol; ``docs/server-features.md`` lists them all.
 
 **Lifecycle**: built with the server alone (cheap: nothing is computed); :meth:`register` once,
 before the server starts reading; :meth:`shutdown` when the client sends ``shutdown`` (stop
-starting work; threads already running may be abandoned). Features hold their own state, so two
-servers in one process share nothing.
+starting work; threads already running may be abandoned). A feature keeps its state on its
+instance, never at module level, so each server built in a process has its own.
 """
 
 from __future__ import annotations

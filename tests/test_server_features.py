@@ -120,6 +120,23 @@ def test_the_feature_page_lists_every_feature_and_what_it_adds() -> None:
             assert f"`{command.removeprefix('plansight.server.')}`" in row, (kind.__name__, command)
 
 
+async def test_shutdown_reaches_every_feature_in_reverse_order_even_when_one_fails(tmp_path: Path) -> None:
+    stopped: list[str] = []
+
+    class Failing(ServerFeature):
+        def shutdown(self) -> None:
+            stopped.append("failing")
+            raise RuntimeError("cannot stop")
+
+    class Last(ServerFeature):
+        def shutdown(self) -> None:
+            stopped.append("last")
+
+    async with editor([Failing, Last], tmp_path) as client:
+        assert [type(f) for f in client.server.installed_features] == [DiagnosticsFeature, Failing, Last]
+    assert stopped == ["last", "failing"]
+
+
 # --- features driven in-process ----------------------------------------------------------------------
 
 
