@@ -7,7 +7,8 @@ Here each message is the JSON object an editor would send: pygls structures its 
 registered handler (on this test's event loop; analyses still run in the server's worker threads)
 and serialises the answer, which :class:`InProcessClient` reads back as plain JSON. So a test sees
 what a client would see — capabilities, results, published diagnostics, errors — for only the
-features it built the server with.
+features it built the server with. The pygls parts this relies on are pinned in
+``tests/test_pinned_internals.py``.
 
 Use the :func:`editor` context manager in an ``async`` test::
 

@@ -33,6 +33,8 @@ from plansight.server.json_protocol import FastJsonProtocol
 LALR = "plansight.analyses.syntax.lalr"
 JSON_PROTOCOL = "plansight.server.json_protocol"
 APP = "plansight.server.app"
+HARNESS = "tests/server_harness.py"
+FEATURE_TESTS = "tests/test_server_features.py and tests/test_vscode_server_commands.py"
 
 
 @dataclass(frozen=True)
@@ -227,6 +229,24 @@ def _workspace_before_initialize() -> None:
         _ = create_server().workspace
 
 
+def _dispatch_one_message() -> None:
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    message = protocol.structure_message({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    _accepts(protocol.handle_message, message)
+
+
+def _registered_features_and_commands() -> None:
+    from lsprotocol import types
+
+    from plansight.server.app import create_server
+
+    manager = create_server().protocol.fm
+    assert types.TEXT_DOCUMENT_HOVER in manager.features
+    assert "plansight.server.simulatePlan" in manager.commands
+
+
 PINS = [
     Pin("lark.lexer.Lexer: a class passed as Lark(lexer=...) is instantiated with its LexerConf", LALR,
         _custom_lexer_class),
@@ -254,6 +274,10 @@ PINS = [
         _report_server_error),
     Pin("pygls LanguageServer.workspace raises RuntimeError before initialize", APP,
         _workspace_before_initialize),
+    Pin("pygls JsonRPCProtocol.structure_message(dict) then handle_message(message)", HARNESS,
+        _dispatch_one_message),
+    Pin("pygls protocol.fm.features and .commands: the handlers, keyed by method and command id",
+        FEATURE_TESTS, _registered_features_and_commands),
 ]
 
 
