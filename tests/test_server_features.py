@@ -17,6 +17,7 @@ from server_harness import ServerError, editor
 
 from plansight.server import commands
 from plansight.server.app import FEATURE_ORDER, create_server, feature_order
+from plansight.server.association_feature import AssociationFeature
 from plansight.server.diagnostics_feature import DiagnosticsFeature
 from plansight.server.feature_contract import ServerFeature
 from plansight.server.feature_hub import SLOT_METHODS
@@ -240,6 +241,24 @@ async def test_the_state_at_step_command_answers_the_table_s_result_shape(tmp_pa
         assert set(report) == _keys(commands.SimulatePlanResult)
         with pytest.raises(ServerError, match="0-based line number"):
             await client.execute(commands.STATE_AT_STEP.id, {"uri": uri, "line": -1})
+
+
+async def test_the_association_request_names_the_domain_and_the_rule_that_found_it(tmp_path: Path) -> None:
+    (tmp_path / "domain.pddl").write_text(DOMAIN)
+    async with editor([AssociationFeature], tmp_path) as client:
+        uri = client.open(tmp_path / "p1.pddl", PROBLEM)
+        answer = await client.request(commands.ASSOCIATION.id, {"uri": uri})
+        assert answer["kind"] == "problem"
+        domain = str(tmp_path / "domain.pddl")
+        assert answer["domain"] == {"path": domain, "name": "depot", "how": "convention"}
+        assert set(answer) == _keys(commands.AssociationResult)
+        # linked by a directive instead: the rule the status bar shows changes with it
+        (tmp_path / "other").mkdir()
+        (tmp_path / "other" / "d.pddl").write_text(DOMAIN)
+        linked = client.open(tmp_path / "p2.pddl", "; @domain other/d.pddl\n" + PROBLEM)
+        answer = await client.request(commands.ASSOCIATION.id, {"uri": linked})
+        assert answer["domain"]["how"] == "directive"
+        assert answer["domain"]["path"] == str(tmp_path / "other" / "d.pddl")
 
 
 def _tokens(text: str) -> list[str]:
