@@ -1,8 +1,9 @@
 """The language server: built fresh by :func:`create_server`, never at import time.
 
-No module-level server instance exists: tests and the ``serve`` command each get
-their own, with its own documents, settings and worker threads. This module wires the feature
-modules to the server and handles the settings lifecycle; each feature lives in its own module.
+No module-level server instance exists: tests and the ``serve`` command each get their own, with its
+own documents, settings, features and worker threads. This module builds the features (each in its
+own module, under the contract of ``feature_contract.py``) in :data:`FEATURE_ORDER` and handles the
+settings and shutdown lifecycle; ``docs/server-features.md`` lists what each feature adds.
 """
 
 from __future__ import annotations
@@ -11,8 +12,8 @@ import asyncio
 import logging
 import os
 import sys
-from collections.abc import Coroutine
-from typing import Any
+from collections.abc import Coroutine, Iterable
+from typing import Any, TypeVar
 
 from lsprotocol import types
 
@@ -23,6 +24,7 @@ from plansight.server.completion_feature import CompletionFeature
 from plansight.server.diagnostics_feature import DiagnosticsFeature
 from plansight.server.documents import DocumentStore, uri_to_path
 from plansight.server.equivalence_feature import EquivalenceFeature
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.feature_hub import FeatureHub
 from plansight.server.folding_feature import FoldingFeature
 from plansight.server.formatting_feature import FormattingFeature
@@ -43,6 +45,35 @@ from plansight.server.transport import FramedTransportServer
 
 logger = logging.getLogger(__name__)
 
+_F = TypeVar("_F", bound=ServerFeature)
+
+FEATURE_ORDER: tuple[type[ServerFeature], ...] = (
+    DiagnosticsFeature,  # every server has it: it keeps the documents the others read
+    AssociationFeature,
+    PlanFeature,  # before HoverFeature: on a plan step, the state before it answers the hover
+    PlanRepairFeature,  # needs PlanFeature; before CodeActionsFeature: "Repair plan" is listed first
+    HoverFeature,  # after PlanFeature and before LtlFeature: it answers on any name of a PDDL file
+    NavigationFeature,
+    EquivalenceFeature,
+    CompletionFeature,
+    SignatureFeature,
+    RenameFeature,
+    SymbolsFeature,
+    LinksFeature,
+    FormattingFeature,
+    CodeActionsFeature,
+    FoldingFeature,
+    SemanticTokensFeature,
+    ObjectTypesFeature,
+    LtlFeature,
+)
+"""The features of a server, in the order they are built. The order is what the merged methods
+(``feature_hub.py``) answer in: a hover is the first non-null answer, code actions, lenses, hints and
+completions are listed in this order. Only two pairs compete for the same document (the plan step's
+hover before an action's signature, "Repair plan" before the quick fixes); every other provider
+answers for a kind of document no other one answers for. :func:`create_server` keeps this order for
+any subset, whatever order the subset is given in."""
+
 
 class PlansightServer(FramedTransportServer):
     """A pygls server carrying plansight's per-instance state."""
@@ -52,9 +83,9 @@ class PlansightServer(FramedTransportServer):
                          text_document_sync_kind=types.TextDocumentSyncKind.Incremental)
         self.settings = Settings()
         self.documents = DocumentStore()
-        self.diagnostics = DiagnosticsFeature(self, self.documents)
-        self.association = AssociationFeature(self, self.documents)
         self.hub = FeatureHub()
+        self._features: dict[type[ServerFeature], ServerFeature] = {}
+        self.diagnostics = self._install(DiagnosticsFeature(self))
         self.shutdown_requested = False
         self._background: set[asyncio.Task[None]] = set()
 
@@ -63,6 +94,22 @@ class PlansightServer(FramedTransportServer):
         task = asyncio.get_running_loop().create_task(work)
         self._background.add(task)
         task.add_done_callback(self._background.discard)
+
+    def _install(self, feature: _F) -> _F:
+        self._features[type(feature)] = feature
+        return feature
+
+    def feature_of(self, kind: type[_F]) -> _F:
+        """This server's instance of the feature ``kind``; a feature asks only for those it ``requires``."""
+        feature = self._features.get(kind)
+        if not isinstance(feature, kind):
+            raise LookupError(f"this server was built without {kind.__name__}")
+        return feature
+
+    @property
+    def installed_features(self) -> tuple[ServerFeature, ...]:
+        """The features of this server, in the order they were built."""
+        return tuple(self._features.values())
 
     @property
     def workspace_root(self) -> str | None:
@@ -96,29 +143,38 @@ class PlansightServer(FramedTransportServer):
         return changed
 
 
-def create_server() -> PlansightServer:
-    """Build a server with every feature registered; call ``start_io``/``start_tcp`` on it."""
+def feature_order(features: Iterable[type[ServerFeature]] | None = None) -> list[type[ServerFeature]]:
+    """The features a server built with ``features`` has, in the order they are built.
+
+    ``None`` means all of :data:`FEATURE_ORDER`. The diagnostics feature is always there; the others
+    keep their place in :data:`FEATURE_ORDER`, and features it does not list (a test's own) come
+    last, in the order given. A feature whose ``requires`` are not all there is refused: silently
+    adding them would build a server other than the one asked for.
+    """
+    wanted = list(dict.fromkeys(FEATURE_ORDER if features is None else features))
+    order: list[type[ServerFeature]] = [DiagnosticsFeature]
+    order += [kind for kind in FEATURE_ORDER if kind in wanted and kind is not DiagnosticsFeature]
+    order += [kind for kind in wanted if kind not in FEATURE_ORDER]
+    for position, kind in enumerate(order):
+        for needed in kind.requires:
+            if needed not in order[:position]:
+                raise ValueError(f"{kind.__name__} needs {needed.__name__}: add it to the features")
+    return order
+
+
+def create_server(features: Iterable[type[ServerFeature]] | None = None) -> PlansightServer:
+    """Build a server with ``features`` (default: all of :data:`FEATURE_ORDER`) registered; call
+    ``start_io``/``start_tcp`` on it.
+
+    Each feature is built, adds its providers to the hub and installs its own handlers, in the order
+    of :func:`feature_order`; then the hub installs the merged methods that have providers.
+    """
     server = PlansightServer()
-    server.diagnostics.register()
-    server.association.register()
-    # Feature modules add their providers to server.hub here, before the hub installs its handlers.
-    plans = PlanFeature(server)
-    plans.register()
-    PlanRepairFeature(server, plans).register()
-    HoverFeature(server).register()  # after the more specific hovers (plan states): it answers on any name
-    NavigationFeature(server).register()
-    EquivalenceFeature(server).register()
-    CompletionFeature(server).register()
-    SignatureFeature(server).register()
-    RenameFeature(server).register()
-    SymbolsFeature(server).register()
-    LinksFeature(server).register()
-    FormattingFeature(server).register()
-    CodeActionsFeature(server).register()
-    FoldingFeature(server).register()
-    SemanticTokensFeature(server).register()
-    ObjectTypesFeature(server).register()
-    LtlFeature(server).register()
+    for kind in feature_order(features):
+        feature = server.diagnostics if kind is DiagnosticsFeature else server._install(kind(server))
+        for slot, provider in feature.providers():
+            server.hub.add(slot, provider)
+        feature.register()
     server.hub.register(server)
 
     @server.feature(types.INITIALIZE)
@@ -143,7 +199,11 @@ def create_server() -> PlansightServer:
     @server.feature(types.SHUTDOWN)
     def shutdown(params: None) -> None:
         server.shutdown_requested = True
-        server.diagnostics.close()
+        for feature in reversed(server.installed_features):
+            try:
+                feature.shutdown()
+            except Exception:  # one feature failing to stop must not keep the others running
+                logger.exception("shutting down %s failed", type(feature).__name__)
 
     @server.feature(types.EXIT)
     def exit_(params: None) -> None:

@@ -28,29 +28,29 @@ from plansight.server.analysis import (
     reference_globs_of_settings,
     reference_plan_globs_of_settings,
 )
+from plansight.server.commands import ASSOCIATION as ASSOCIATION_CALL
+from plansight.server.commands import AssociationResult, DomainLink, Link
 from plansight.server.convert import encoding_name
-from plansight.server.documents import DocumentStore, OverlaySource, ParseCache, uri_to_path
+from plansight.server.documents import OverlaySource, ParseCache, uri_to_path
+from plansight.server.feature_contract import ServerFeature
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 
-ASSOCIATION = "plansight/association"
-
-AssociationResult = dict[str, Any]
-"""``{"kind", "domain": {"path", "name", "how"} | None, "problem": {"path", "how"} | None,
-"reference": {"path", "how"} | None, "referencePlan": {"path", "how"} | None}``: ``reference`` is a
-problem's reference problem, ``referencePlan`` a plan's ground-truth plan
-(``analyses/workspace/references.py``)."""
+ASSOCIATION = ASSOCIATION_CALL.id
 
 
-class AssociationFeature:
-    """Answers ``plansight/association`` for one server instance."""
+class AssociationFeature(ServerFeature):
+    """Answers ``plansight/association`` for one server instance (the answer's shape is
+    ``AssociationResult`` in ``server/commands.py``; references: ``analyses/workspace/references.py``)."""
 
-    def __init__(self, server: PlansightServer, store: DocumentStore) -> None:
+    methods = (ASSOCIATION,)
+
+    def __init__(self, server: PlansightServer) -> None:
         self._server = server
-        self._store = store
+        self._store = server.documents
         self._disk = DiskSource()
         # Partners only (the document's own parse comes from its snapshot); few, since the request
         # is made for the active editor.
@@ -118,17 +118,18 @@ def _uri_of(params: Any) -> str | None:
     return uri if isinstance(uri, str) else None
 
 
-def _result(kind: FileKind, domain: dict[str, str | None] | None = None,
-            problem: dict[str, str | None] | None = None) -> AssociationResult:
+def _result(kind: FileKind, domain: DomainLink | None = None,
+            problem: Link | None = None) -> AssociationResult:
     return {"kind": kind, "domain": domain, "problem": problem, "reference": None, "referencePlan": None}
 
 
-def _link(link: ReferenceLink | None) -> dict[str, str] | None:
+def _link(link: ReferenceLink | None) -> Link | None:
     return None if link is None else {"path": link.path, "how": link.how}
 
 
 def _describe(kind: FileKind, association: Association) -> AssociationResult:
-    domain = problem = None
+    domain: DomainLink | None = None
+    problem: Link | None = None
     if association.domain is not None:
         domain = {"path": association.domain.path, "name": _domain_name(association.domain),
                   "how": association.domain_how}

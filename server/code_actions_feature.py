@@ -1,4 +1,4 @@
-"""Quick fixes and source actions, as a provider on ``server.hub.code_action``.
+"""Quick fixes and source actions, as a provider on the hub's code actions (``server/feature_hub.py``).
 
 The fixes are the core's (``analyses/editing/quick_fixes.py``); this module only matches the client's
 diagnostics to them and turns edits into a ``WorkspaceEdit``. The diagnostics come back from the
@@ -11,6 +11,7 @@ that file's own text as the editor has it.
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -19,13 +20,15 @@ from plansight.analyses.diagnostics.diagnostic import CODES, Diagnostic, make
 from plansight.analyses.editing.quick_fixes import Fix, fixes_for, problem_from_domain, skeletons
 from plansight.server.context import DocumentContext
 from plansight.server.convert import SOURCE, RangeMapper, encoding_name, path_to_uri
+from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import same_file
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 
-class CodeActionsFeature:
+class CodeActionsFeature(ServerFeature):
     """Offers the core's quick fixes for the diagnostics in a code-action request, and source actions for the
     whole file.
     """
@@ -33,9 +36,8 @@ class CodeActionsFeature:
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
-    def register(self) -> None:
-        """Add the code-action provider to the feature hub."""
-        self._server.hub.code_action.append(self.code_actions)
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("code_action", self.code_actions)]
 
     def code_actions(self, context: DocumentContext,
                      params: types.CodeActionParams) -> list[types.CodeAction]:

@@ -1,16 +1,17 @@
 """Context-aware completion of names: what may be written at the cursor, and nothing else.
 
-A provider on ``server.hub.completion``. Where the cursor is comes from the open parentheses before
-it (:mod:`~plansight.analyses.editing.cursor_context`), what may go there from the domain's vocabulary and the
-problem's objects: requirement keywords inside ``(:requirements``, section keywords at the head of a
-section, predicates as snippets with their arity at the head of an atom, the ``?x`` in scope, and at
-each argument position of an atom or a plan step only the objects and constants of the right type.
+A provider on the hub's completion (``server/feature_hub.py``). Where the cursor is comes from the
+open parentheses before it (:mod:`~plansight.analyses.editing.cursor_context`), what may go there
+from the domain's vocabulary and the problem's objects: requirement keywords inside
+``(:requirements``, section keywords at the head of a section, predicates as snippets with their
+arity at the head of an atom, the ``?x`` in scope, and at each argument position of an atom or a
+plan step only the objects and constants of the right type.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -32,10 +33,12 @@ from plansight.analyses.model.pddl import (
 )
 from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
 from plansight.server.context import DocumentContext
+from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import index_of
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 DOMAIN_SECTIONS = (":requirements", ":types", ":constants", ":predicates", ":functions", ":action",
                    ":durative-action", ":derived", ":constraints")
@@ -57,15 +60,14 @@ _ACTION_SECTION = re.compile(r":(?:effect|precondition|condition|duration|parame
                              re.IGNORECASE)
 
 
-class CompletionFeature:
+class CompletionFeature(ServerFeature):
     """Completion of keywords, names and arguments in domains, problems and plans."""
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
-    def register(self) -> None:
-        """Add the completion provider to the feature hub."""
-        self._server.hub.completion.append(complete)
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("completion", complete)]
 
 
 def complete(context: DocumentContext,

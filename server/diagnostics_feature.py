@@ -45,6 +45,7 @@ from plansight.server.documents import (
     path_key,
     uri_to_path,
 )
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.memory import GcPolicy
 from plansight.server.symbol_lookup import warm_index
 
@@ -90,12 +91,20 @@ class _Comparison:
             self._loop.call_soon_threadsafe(self.known.set)
 
 
-class DiagnosticsFeature:
-    """Owns the analysis thread pool and the per-document schedules of one server instance."""
+class DiagnosticsFeature(ServerFeature):
+    """Owns the analysis thread pool and the per-document schedules of one server instance.
 
-    def __init__(self, server: PlansightServer, store: DocumentStore, disk: FileSource | None = None) -> None:
+    The one feature every server has: it keeps ``server.documents`` in sync with the editor, and the
+    other features read the buffers, snapshots and parse cache it keeps.
+    """
+
+    methods = (types.TEXT_DOCUMENT_DID_OPEN, types.TEXT_DOCUMENT_DID_CHANGE, types.TEXT_DOCUMENT_DID_SAVE,
+               types.TEXT_DOCUMENT_DID_CLOSE, types.WORKSPACE_DID_CHANGE_WATCHED_FILES)
+
+    def __init__(self, server: PlansightServer, store: DocumentStore | None = None,
+                 disk: FileSource | None = None) -> None:
         self._server = server
-        self._store = store
+        self._store = store if store is not None else server.documents
         self._disk: FileSource = disk if disk is not None else DiskSource()
         self._schedules: dict[str, _Schedule] = {}
         self._pool: ThreadPoolExecutor | None = None
@@ -140,6 +149,9 @@ class DiagnosticsFeature:
     def busy(self) -> bool:
         """Whether a worker thread is still analysing (used to exit without waiting for it)."""
         return bool(self._in_flight)
+
+    def shutdown(self) -> None:
+        self.close()
 
     def close(self) -> None:
         """After ``shutdown`` nothing new is analysed; threads already running are abandoned."""

@@ -14,43 +14,55 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections import Counter
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.server.analysis import reference_globs_of_settings
 from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.commands import (
+    CHECK_EQUIVALENCE,
+    GRADE_FOLDER,
+    CheckEquivalenceResult,
+    GradeFolderResult,
+)
 from plansight.server.context import DocumentContext
+from plansight.server.feature_contract import HubSlot, ServerFeature
 
 if TYPE_CHECKING:
     from plansight.analyses.equivalence.verdict import Budget
     from plansight.analyses.workspace.equivalence_lint import LinkedVerdict
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 logger = logging.getLogger(__name__)
 
-CHECK_COMMAND = "plansight.server.checkEquivalence"
-GRADE_COMMAND = "plansight.server.gradeFolder"
+CHECK_COMMAND = CHECK_EQUIVALENCE.id
+GRADE_COMMAND = GRADE_FOLDER.id
 LENS_TITLE_WIDTH = 100
 
 
-class EquivalenceFeature:
+class EquivalenceFeature(ServerFeature):
     """Compares a problem with its reference problem: the code lens above it, the check command and the
     folder-grading command.
     """
 
+    commands = (CHECK_COMMAND, GRADE_COMMAND)
+
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("code_lens", self.code_lens)]
+
     def register(self) -> None:
-        """Add the code lens to the hub and install the check and grade commands."""
+        """Install the check and grade commands."""
         server = self._server
-        server.hub.code_lens.append(self.code_lens)
 
         @server.command(CHECK_COMMAND)
-        async def check_equivalence(*arguments: Any) -> dict[str, Any]:
+        async def check_equivalence(*arguments: Any) -> CheckEquivalenceResult:
             context = await command_context(self._server, arguments, "problem", "a PDDL problem")
             linked = await asyncio.to_thread(self.linked, context)
             if linked is None:
@@ -60,14 +72,11 @@ class EquivalenceFeature:
                 }
             if linked.verdict is None:
                 return {"message": f"Cannot compare with the reference: {linked.error}."}
-            return {
-                **linked.verdict.as_json(context.path),
-                "reference": linked.reference_path,
-                "summary": lens_title(linked),
-            }
+            verdict = cast(CheckEquivalenceResult, linked.verdict.as_json(context.path))
+            return {**verdict, "reference": linked.reference_path, "summary": lens_title(linked)}
 
         @server.command(GRADE_COMMAND)
-        async def grade_folder(*arguments: Any) -> dict[str, Any]:
+        async def grade_folder(*arguments: Any) -> GradeFolderResult:
             folder, reference, report = (argument_of(arguments, k) for k in ("folder", "reference", "report"))
             if not all(isinstance(v, str) for v in (folder, reference, report)):
                 raise ValueError(f'{GRADE_COMMAND} needs [{{"folder", "reference", "report"}}] paths')
@@ -126,7 +135,7 @@ class EquivalenceFeature:
 
     # --- grading ------------------------------------------------------------------------------------
 
-    def grade(self, folder: str, reference_path: str, report: str) -> dict[str, Any]:
+    def grade(self, folder: str, reference_path: str, report: str) -> GradeFolderResult:
         """Grade a folder of submissions against a reference and write the report; returns a summary message
         for the editor.
         """

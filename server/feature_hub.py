@@ -2,9 +2,10 @@
 all want to add hovers, code lenses, inlay hints, completions and code actions.
 
 pygls accepts one handler per method, so feature modules never register these methods themselves;
-they add a *provider* to the hub (``server.hub.hover.append(provider)``) and the hub merges the
-answers. A provider receives the :class:`~plansight.server.context.DocumentContext` of the document
-at its current version (built once per request, in a worker thread) and the request's params:
+they return *providers* from their ``providers()`` (``server/feature_contract.py``), the server adds
+them to the hub in its documented feature order, and the hub merges the answers. A provider receives
+the :class:`~plansight.server.context.DocumentContext` of the document at its current version (built
+once per request, in a worker thread) and the request's params:
 
 * a plain function runs in a worker thread, so it must only read its arguments (the model is
   immutable); it must be quick — anything slow (a planner, an equivalence check) belongs in a
@@ -13,7 +14,8 @@ at its current version (built once per request, in a worker thread) and the requ
 
 A provider that raises is logged and skipped: one broken feature must not cost the user the others.
 Hover takes the first provider's non-``None`` answer; the list results are concatenated in
-registration order.
+registration order. Only the methods some provider answers are installed, so a server built with a
+subset of the features announces no capability it cannot serve.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ from plansight.server.context import DocumentContext, in_context
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_contract import HubSlot
 
 logger = logging.getLogger(__name__)
 
@@ -39,23 +42,52 @@ Provider = Callable[[DocumentContext, Any], Any]
 
 COMPLETION_TRIGGERS = ["(", "?", ":", " ", "-"]
 
+SLOT_METHODS: dict[str, str] = {
+    "hover": types.TEXT_DOCUMENT_HOVER,
+    "completion": types.TEXT_DOCUMENT_COMPLETION,
+    "code_lens": types.TEXT_DOCUMENT_CODE_LENS,
+    "inlay_hint": types.TEXT_DOCUMENT_INLAY_HINT,
+    "code_action": types.TEXT_DOCUMENT_CODE_ACTION,
+}
+"""The LSP method each hub slot answers."""
+
 
 @dataclass(slots=True)
 class FeatureHub:
-    """The provider lists; feature modules append to them in their ``register``."""
+    """The provider lists, filled by :func:`~plansight.server.app.create_server` from the features'
+    ``providers()``."""
 
     hover: list[Provider] = field(default_factory=list)
-    completion: list[Provider] = field(
-        default_factory=list)
+    completion: list[Provider] = field(default_factory=list)
     code_lens: list[Provider] = field(default_factory=list)
-    inlay_hint: list[Provider] = field(
-        default_factory=list)
-    code_action: list[Provider] = field(
-        default_factory=list)
+    inlay_hint: list[Provider] = field(default_factory=list)
+    code_action: list[Provider] = field(default_factory=list)
+
+    def add(self, slot: HubSlot, provider: Provider) -> None:
+        """Ask ``provider`` after those added before it."""
+        self.providers(slot).append(provider)
+
+    def providers(self, slot: HubSlot) -> list[Provider]:
+        lists: dict[str, list[Provider]] = {"hover": self.hover, "completion": self.completion,
+                                            "code_lens": self.code_lens, "inlay_hint": self.inlay_hint,
+                                            "code_action": self.code_action}
+        return lists[slot]
 
     def register(self, server: PlansightServer) -> None:
-        """Install the merged handlers; called once by :func:`~plansight.server.app.create_server`."""
+        """Install the merged handlers of the slots that have providers; called once by
+        :func:`~plansight.server.app.create_server`, after every feature's providers were added."""
+        if self.hover:
+            self._register_hover(server)
+        if self.completion:
+            self._register_completion(server)
+        if self.code_lens:
+            self._register_code_lens(server)
+        if self.inlay_hint:
+            self._register_inlay_hint(server)
+        if self.code_action:
+            self._register_code_action(server)
 
+    def _register_hover(self, server: PlansightServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_HOVER)
         async def hover(params: types.HoverParams) -> types.Hover | None:
             context = await _context(server, params.text_document.uri)
@@ -67,6 +99,7 @@ class FeatureHub:
                     return answer
             return None
 
+    def _register_completion(self, server: PlansightServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_COMPLETION, types.CompletionOptions(
             trigger_characters=COMPLETION_TRIGGERS, resolve_provider=False))
         async def completion(params: types.CompletionParams) -> types.CompletionList | None:
@@ -83,14 +116,17 @@ class FeatureHub:
                     items.append(answer)
             return types.CompletionList(is_incomplete=incomplete, items=items)
 
+    def _register_code_lens(self, server: PlansightServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_CODE_LENS, types.CodeLensOptions(resolve_provider=False))
         async def code_lens(params: types.CodeLensParams) -> list[types.CodeLens]:
             return await self._gather(server, self.code_lens, params.text_document.uri, params)
 
+    def _register_inlay_hint(self, server: PlansightServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_INLAY_HINT, types.InlayHintOptions(resolve_provider=False))
         async def inlay_hint(params: types.InlayHintParams) -> list[types.InlayHint]:
             return await self._gather(server, self.inlay_hint, params.text_document.uri, params)
 
+    def _register_code_action(self, server: PlansightServer) -> None:
         @server.feature(types.TEXT_DOCUMENT_CODE_ACTION, types.CodeActionOptions(
             code_action_kinds=[types.CodeActionKind.QuickFix, types.CodeActionKind.RefactorRewrite,
                                types.CodeActionKind.Source],

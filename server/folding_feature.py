@@ -10,6 +10,7 @@ from lsprotocol import types
 
 from plansight.analyses.editing.folding import folding_ranges
 from plansight.server.documents import uri_to_path
+from plansight.server.feature_contract import ServerFeature
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -17,8 +18,10 @@ if TYPE_CHECKING:
 _KINDS = {"comment": types.FoldingRangeKind.Comment, "region": types.FoldingRangeKind.Region}
 
 
-class FoldingFeature:
+class FoldingFeature(ServerFeature):
     """Folding ranges from parentheses and comments, available even while a file does not parse."""
+
+    methods = (types.TEXT_DOCUMENT_FOLDING_RANGE,)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

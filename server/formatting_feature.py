@@ -23,6 +23,7 @@ from plansight.analyses.editing.formatter import (
     whole_document_edit,
 )
 from plansight.server.context import DocumentContext, in_context
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
@@ -31,8 +32,10 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 
-class FormattingFeature:
+class FormattingFeature(ServerFeature):
     """Whole-document and range formatting with the core's formatter."""
+
+    methods = (types.TEXT_DOCUMENT_FORMATTING, types.TEXT_DOCUMENT_RANGE_FORMATTING)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

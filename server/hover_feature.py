@@ -1,13 +1,14 @@
 """Hover on a name: what it is, as declared, wherever the cursor meets it.
 
-A provider on ``server.hub.hover`` (registered in :func:`~plansight.server.app.create_server`). It
-answers for names of domains, problems and plans and returns None elsewhere, so more specific
-providers registered before it (the state after a plan step, LTL atoms) win on their own ground.
+A provider on the hub's hover (``server/feature_hub.py``). It answers for names of domains, problems
+and plans and returns None elsewhere, so more specific providers asked before it (the state before a
+plan step: the plan feature comes first in ``FEATURE_ORDER``) win on their own ground.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
@@ -34,21 +35,22 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.server.context import DocumentContext
+from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import occurrence_at, same_file
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 
-class HoverFeature:
+class HoverFeature(ServerFeature):
     """Hover text for any declared name: its declaration, type and where it comes from."""
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
-    def register(self) -> None:
-        """Add the hover provider to the feature hub."""
-        self._server.hub.hover.append(hover)
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("hover", hover)]
 
 
 def hover(context: DocumentContext, params: types.HoverParams) -> types.Hover | None:

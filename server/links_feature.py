@@ -12,14 +12,17 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.workspace.association import resolve_link
 from plansight.server.convert import path_to_uri
 from plansight.server.documents import is_file_path
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import SymbolRequest, run_on_context
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
 
 
-class LinksFeature:
+class LinksFeature(ServerFeature):
     """Makes the paths in directive comments clickable."""
+
+    methods = (types.TEXT_DOCUMENT_DOCUMENT_LINK,)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

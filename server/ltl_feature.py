@@ -37,12 +37,15 @@ from plansight.analyses.model.vocabulary import type_keys
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.syntax.parse_ltl import KEYWORDS
 from plansight.analyses.workspace.ltl_links import follow_link
+from plansight.server.commands import LTL_REPORT, LtlRange, LtlReportResult
 from plansight.server.context import DocumentContext, build_context, capture_context
+from plansight.server.feature_contract import HubSlot, ServerFeature
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
-REPORT_COMMAND = "plansight.server.ltlReport"
+REPORT_COMMAND = LTL_REPORT.id
 LENS_TITLE_WIDTH = 100
 _WORD_BEFORE = re.compile(r"[A-Za-z0-9_\-.]*$")
 
@@ -69,21 +72,23 @@ def view_of(context: DocumentContext) -> LtlView | None:
     return LtlView(goal.formula, domain, problem, scope)
 
 
-class LtlFeature:
+class LtlFeature(ServerFeature):
     """Editor support for LTL goal files: completion, hover, the verdict lens and the report command."""
+
+    commands = (REPORT_COMMAND,)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("completion", complete), ("hover", hover), ("code_lens", code_lens)]
+
     def register(self) -> None:
-        """Add the LTL providers to the hub and install the report command."""
+        """Install the report command."""
         server = self._server
-        server.hub.completion.append(complete)
-        server.hub.hover.append(hover)
-        server.hub.code_lens.append(code_lens)
 
         @server.command(REPORT_COMMAND)
-        async def ltl_report_command(*arguments: Any) -> dict[str, Any] | None:
+        async def ltl_report_command(*arguments: Any) -> LtlReportResult | None:
             uri = _uri_argument(arguments)
             request = capture_context(server, uri) if uri is not None else None
             if request is None:
@@ -310,7 +315,7 @@ def code_lens(context: DocumentContext, params: types.CodeLensParams) -> list[ty
         command=REPORT_COMMAND, arguments=[{"uri": context.uri}])) for title in titles]
 
 
-def report_json(context: DocumentContext) -> dict[str, Any] | None:
+def report_json(context: DocumentContext) -> LtlReportResult | None:
     """What ``plansight ltl --format json`` prints for this document, as the editor has it."""
     view = view_of(context)
     if view is None:
@@ -329,7 +334,7 @@ def report_json(context: DocumentContext) -> dict[str, Any] | None:
     }
 
 
-def _range_json(value: types.Range) -> dict[str, dict[str, int]]:
+def _range_json(value: types.Range) -> LtlRange:
     return {"start": {"line": value.start.line, "character": value.start.character},
             "end": {"line": value.end.line, "character": value.end.character}}
 

@@ -13,16 +13,20 @@ from lsprotocol import types
 
 from plansight.analyses.editing.symbols import Occurrence
 from plansight.server.convert import path_to_uri
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import SymbolRequest, index_of, references, run_on_context
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
 
 
-class NavigationFeature:
+class NavigationFeature(ServerFeature):
     """Go to definition or declaration, find references and highlight occurrences, across the domain, problem
     and plan.
     """
+
+    methods = (types.TEXT_DOCUMENT_DEFINITION, types.TEXT_DOCUMENT_DECLARATION,
+               types.TEXT_DOCUMENT_REFERENCES, types.TEXT_DOCUMENT_DOCUMENT_HIGHLIGHT)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

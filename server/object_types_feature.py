@@ -3,26 +3,28 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
 from plansight.analyses.editing.object_type_hints import object_type_hints
 from plansight.server.context import DocumentContext
+from plansight.server.feature_contract import HubSlot, ServerFeature
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 
-class ObjectTypesFeature:
+class ObjectTypesFeature(ServerFeature):
     """Inlay hints with each object's type in a problem's ``:objects``."""
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
 
-    def register(self) -> None:
-        """Add the inlay-hint provider to the feature hub."""
-        self._server.hub.inlay_hint.append(object_type_inlay_hints)
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        return [("inlay_hint", object_type_inlay_hints)]
 
 
 def object_type_inlay_hints(context: DocumentContext, params: types.InlayHintParams) -> list[types.InlayHint]:

@@ -24,11 +24,11 @@ import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from lsprotocol import types
 
@@ -56,16 +56,18 @@ from plansight.analyses.plans.word_similarity import SimilarityVersion
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.association import glob_matches, resolve_link
 from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.commands import SIMULATE_PLAN, STATE_AT_STEP, SimulatePlanResult, StateAtStepResult
 from plansight.server.context import DocumentContext
-from plansight.server.feature_hub import refresh
+from plansight.server.feature_contract import HubSlot, ServerFeature
+from plansight.server.feature_hub import Provider, refresh
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
 
 logger = logging.getLogger(__name__)
 
-SIMULATE_COMMAND = "plansight.server.simulatePlan"
-STATE_COMMAND = "plansight.server.stateAtStep"
+SIMULATE_COMMAND = SIMULATE_PLAN.id
+STATE_COMMAND = STATE_AT_STEP.id
 
 LENS_TITLE_WIDTH = 100
 """A lens title longer than this (a long skip reason) is cut: the full text is in the diagnostics."""
@@ -167,8 +169,10 @@ class PlanView:
                 for index, (step, label) in enumerate(zip(self.plan.steps, alignment.labels, strict=False))}
 
 
-class PlanFeature:
+class PlanFeature(ServerFeature):
     """Inlay hints, hover, code lens and commands for plan documents."""
+
+    commands = (SIMULATE_COMMAND, STATE_COMMAND)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
@@ -185,23 +189,24 @@ class PlanFeature:
         key = (context.text, context.problem.text, context.domain.text)
         return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
 
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        # The plan feature comes before the editing features in FEATURE_ORDER (app.py): on a plan step
+        # the state before it is what a user hovers for, and the generic hover (an action's
+        # signature) would otherwise answer first and hide it. Anywhere else this provider returns
+        # None and the others answer.
+        return [("inlay_hint", self.inlay_hints), ("hover", self.hover), ("code_lens", self.code_lens)]
+
     def register(self) -> None:
-        """Add the plan's hints, hover and lens to the hub and install the simulate and state commands."""
+        """Install the simulate and state commands."""
         server = self._server
-        server.hub.inlay_hint.append(self.inlay_hints)
-        # First in line: on a plan step the state before it is what a user hovers for; the generic
-        # hover (an action's signature, from the editing features) would otherwise answer first and
-        # hide it. Anywhere else this provider returns None and the others answer as before.
-        server.hub.hover.insert(0, self.hover)
-        server.hub.code_lens.append(self.code_lens)
 
         @server.command(SIMULATE_COMMAND)
-        async def simulate_plan(*arguments: Any) -> dict[str, Any]:
+        async def simulate_plan(*arguments: Any) -> SimulatePlanResult:
             context = await command_context(self._server, arguments, "plan", "a plan")
             return await asyncio.to_thread(self.plan_json, context)
 
         @server.command(STATE_COMMAND)
-        async def state_at_step(*arguments: Any) -> dict[str, Any] | None:
+        async def state_at_step(*arguments: Any) -> StateAtStepResult | None:
             context = await command_context(self._server, arguments, "plan", "a plan")
             line = argument_of(arguments, "line")
             if not isinstance(line, int) or isinstance(line, bool) or line < 0:
@@ -355,7 +360,7 @@ class PlanFeature:
 
     # --- commands ----------------------------------------------------------------------------------
 
-    def plan_json(self, context: DocumentContext) -> dict[str, Any]:
+    def plan_json(self, context: DocumentContext) -> SimulatePlanResult:
         """The ``plansight plan --format json`` object of the plan (docs/cli.md), built by the same code
         as the CLI's from the simulation the editor already has, so both always agree."""
         view = self.view(context)
@@ -374,9 +379,9 @@ class PlanFeature:
             simulation=simulation,
             error=view.not_simulated if simulation is None else None)
         version: SimilarityVersion = "v2" if context.settings.similarity_version == "v2" else "v1"
-        return plan_json(job, PlanOptions(similarity=version))
+        return cast(SimulatePlanResult, plan_json(job, PlanOptions(similarity=version)))
 
-    def state_at_line(self, context: DocumentContext, line: int) -> dict[str, Any] | None:
+    def state_at_line(self, context: DocumentContext, line: int) -> StateAtStepResult | None:
         """The state before the step written on ``line`` (0-based); None when no step is there."""
         view = self.view(context)
         if view is None or view.simulation is None or view.not_simulated is not None:

@@ -16,7 +16,7 @@ import itertools
 import logging
 import threading
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 
@@ -24,16 +24,19 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.metrics import action_text, actions_of
 from plansight.server.command_arguments import argument_of, command_context
+from plansight.server.commands import REPAIR_PLAN, RepairPlanResult
 from plansight.server.context import DocumentContext
+from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.plan_feature import PlanFeature
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.recovery import Budget, Recovery
     from plansight.server.app import PlansightServer
+    from plansight.server.feature_hub import Provider
 
 logger = logging.getLogger(__name__)
 
-REPAIR_COMMAND = "plansight.server.repairPlan"
+REPAIR_COMMAND = REPAIR_PLAN.id
 POLL_SECONDS = 0.1
 _tokens = itertools.count(1)
 
@@ -54,23 +57,29 @@ def repaired_text(actions: Sequence[tuple[str, ...]]) -> str:
     return "".join(action_text(action) + "\n" for action in actions)
 
 
-class PlanRepairFeature:
+class PlanRepairFeature(ServerFeature):
     """The *Repair plan* code action and command: keep the plan's executable prefix and let a planner complete
     it.
     """
 
-    def __init__(self, server: PlansightServer, plans: PlanFeature) -> None:
+    commands = (REPAIR_COMMAND,)
+    requires = (PlanFeature,)
+
+    def __init__(self, server: PlansightServer) -> None:
         self._server = server
-        self._plans = plans  # its simulations (one per version) and its reference-plan lookup
+        self._plans = server.feature_of(PlanFeature)  # its simulations (one per version), reference lookup
         self._jobs: dict[str, threading.Event] = {}
 
+    def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
+        # before the quick fixes (FEATURE_ORDER, app.py): on a plan that fails, repairing it is the fix
+        return [("code_action", self.code_actions)]
+
     def register(self) -> None:
-        """Add the code action to the hub and install the repair command."""
+        """Install the repair command."""
         server = self._server
-        server.hub.code_action.append(self.code_actions)
 
         @server.command(REPAIR_COMMAND)
-        async def repair_plan(*arguments: Any) -> dict[str, Any]:
+        async def repair_plan(*arguments: Any) -> RepairPlanResult:
             if not isinstance(argument_of(arguments, "uri"), str):
                 raise ValueError(f'{REPAIR_COMMAND} needs [{{"uri": ...}}], got {list(arguments)!r}')
             return await self.repair(await command_context(server, arguments, "plan", "a plan"))
@@ -132,7 +141,7 @@ class PlanRepairFeature:
             reference = actions_of(reference_doc.plan)
         return recover(domain, problem, actions_of(plan), reference, self.budget(), cancel)
 
-    async def repair(self, context: DocumentContext) -> dict[str, Any]:
+    async def repair(self, context: DocumentContext) -> RepairPlanResult:
         """Run the repair with progress reporting, cancelling an earlier repair of the same plan; returns the
         outcome for the editor.
         """
@@ -172,7 +181,7 @@ class PlanRepairFeature:
         if recovery is None:
             progress.end(token, types.WorkDoneProgressEnd(message="nothing to repair"))
             return {"status": "skipped", "message": "the plan, its problem or its domain cannot be read"}
-        result = recovery.to_json()
+        result = cast(RepairPlanResult, recovery.to_json())
         if recovery.status == "cancelled":
             result["message"] = why
         applied = False

@@ -19,6 +19,7 @@ from pygls.exceptions import JsonRpcException
 
 from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolKind
 from plansight.server.convert import path_to_uri
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import SymbolRequest, index_of, references, run_on_context
 
 if TYPE_CHECKING:
@@ -47,8 +48,10 @@ class Refusal:
     message: str
 
 
-class RenameFeature:
+class RenameFeature(ServerFeature):
     """Renaming a predicate, action, type, object or variable consistently across the associated files."""
+
+    methods = (types.TEXT_DOCUMENT_PREPARE_RENAME, types.TEXT_DOCUMENT_RENAME)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

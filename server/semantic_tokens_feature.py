@@ -17,6 +17,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
 from plansight.server.context import DocumentContext, in_context
 from plansight.server.convert import encoding_name
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import index_of
 from plansight.server.version_cache import VersionCache
 
@@ -26,8 +27,10 @@ if TYPE_CHECKING:
 LEGEND = types.SemanticTokensLegend(token_types=list(TOKEN_TYPES), token_modifiers=list(TOKEN_MODIFIERS))
 
 
-class SemanticTokensFeature:
+class SemanticTokensFeature(ServerFeature):
     """Semantic highlighting: each name coloured by what it refers to, which a grammar cannot know."""
+
+    methods = (types.TEXT_DOCUMENT_SEMANTIC_TOKENS_FULL, types.TEXT_DOCUMENT_SEMANTIC_TOKENS_RANGE)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

@@ -12,16 +12,19 @@ from plansight.analyses.editing.cursor_context import cursor_context
 from plansight.analyses.editing.describe import declaration_comment
 from plansight.analyses.model.pddl import Name, TypedName
 from plansight.analyses.model.vocabulary import vocabulary
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import SymbolRequest, run_on_context
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
 
 
-class SignatureFeature:
+class SignatureFeature(ServerFeature):
     """Signature help: the parameters of the predicate, function or action being called, with the current one
     highlighted.
     """
+
+    methods = (types.TEXT_DOCUMENT_SIGNATURE_HELP,)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

@@ -23,6 +23,7 @@ from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.sources import DiskSource
 from plansight.server.convert import RangeMapper, encoding_name, path_to_uri
 from plansight.server.documents import OverlaySource, is_file_path
+from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import run_on_context
 
 if TYPE_CHECKING:
@@ -37,8 +38,10 @@ MAX_WORKSPACE_DEPTH = 3
 MAX_WORKSPACE_RESULTS = 500
 
 
-class SymbolsFeature:
+class SymbolsFeature(ServerFeature):
     """The document outline and workspace-wide symbol search."""
+
+    methods = (types.TEXT_DOCUMENT_DOCUMENT_SYMBOL, types.WORKSPACE_SYMBOL)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server

@@ -35,6 +35,8 @@ JSON_PROTOCOL = "plansight.server.json_protocol"
 APP = "plansight.server.app"
 DOCUMENT_TEXT = "plansight.server.document_text"
 TRANSPORT = "plansight.server.transport"
+HARNESS = "tests/server_harness.py"
+FEATURE_TESTS = "tests/test_server_features.py and tests/test_vscode_server_commands.py"
 
 
 @dataclass(frozen=True)
@@ -309,6 +311,24 @@ def _stdout_writer() -> None:
     assert out.getvalue() == b"x"
 
 
+def _dispatch_one_message() -> None:
+    from plansight.server.app import create_server
+
+    protocol = create_server().protocol
+    message = protocol.structure_message({"jsonrpc": "2.0", "method": "initialized", "params": {}})
+    _accepts(protocol.handle_message, message)
+
+
+def _registered_features_and_commands() -> None:
+    from lsprotocol import types
+
+    from plansight.server.app import create_server
+
+    manager = create_server().protocol.fm
+    assert types.TEXT_DOCUMENT_HOVER in manager.features
+    assert "plansight.server.simulatePlan" in manager.commands
+
+
 PINS = [
     Pin("lark.lexer.Lexer: a class passed as Lark(lexer=...) is instantiated with its LexerConf", LALR,
         _custom_lexer_class),
@@ -347,6 +367,10 @@ PINS = [
     Pin("pygls JsonRPCServer.start_io -> _start_io_async(stdin, stdout); start_tcp, thread_pool, shutdown",
         TRANSPORT, _start_io_reaches_start_io_async),
     Pin("pygls.io_.StdoutWriter(stream).write(bytes)", TRANSPORT, _stdout_writer),
+    Pin("pygls JsonRPCProtocol.structure_message(dict) then handle_message(message)", HARNESS,
+        _dispatch_one_message),
+    Pin("pygls protocol.fm.features and .commands: the handlers, keyed by method and command id",
+        FEATURE_TESTS, _registered_features_and_commands),
 ]
 
 

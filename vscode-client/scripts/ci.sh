@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Everything the extension needs, from a clean checkout: install the locked npm packages, type-check,
-# bundle the Python server, build and package the .vsix, check the settings schema, and run the
-# grammar tests and the Node tests (which drive the real server through the extension's code).
+# bundle the Python server, build and package the .vsix, check the settings schema and the server
+# command table, and run the grammar tests and the Node tests (which drive the real server through
+# the extension's code).
 # Exits non-zero on the first failure.
 #
 #   vscode-client/scripts/ci.sh [--with-browser]
@@ -35,6 +36,9 @@ scripts/bundle-python.sh
 
 step "settings: package.json mirrors server/settings.py"
 PYTHONPATH=bundled/libs python3 scripts/sync-settings.py
+
+step "server commands: src/serverProtocol.ts is what server/commands.py generates"
+PYTHONPATH=bundled/libs python3 scripts/sync-server-commands.py
 
 step "build and package the .vsix"
 rm -f ./*.vsix

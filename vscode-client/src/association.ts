@@ -10,7 +10,9 @@
  */
 import * as path from "node:path";
 
-export const ASSOCIATION_REQUEST = "plansight/association";
+import { SERVER_REQUEST_METHODS } from "./serverProtocol";
+
+export const ASSOCIATION_REQUEST = SERVER_REQUEST_METHODS.association;
 
 /** Which rule linked a partner ("flag" is the CLI's; the server never answers it, but it is valid). */
 export type LinkRule = "flag" | "directive" | "setting" | "convention";

@@ -7,8 +7,14 @@
  * than the extension may not have a command yet: the user is told so in words ("this server does not
  * support plan repair yet"), never shown a protocol error.
  *
+ * The ids and argument objects are the server's own table (`serverProtocol.ts`, generated from
+ * server/commands.py); the words and progress titles here are the extension's.
+ *
  * This module must not import `vscode`: the Node tests run it against the real server.
  */
+import { SERVER_COMMAND_IDS } from "./serverProtocol";
+
+export type { GradeArguments, StepArguments, UriArguments } from "./serverProtocol";
 
 export interface ServerCommand {
   /** The server's command id; they all start with `plansight.server.`. */
@@ -20,37 +26,20 @@ export interface ServerCommand {
 }
 
 export const SERVER_COMMANDS = {
-  simulatePlan: { id: "plansight.server.simulatePlan", feature: "plan validation", progress: "Validating the plan" },
-  repairPlan: { id: "plansight.server.repairPlan", feature: "plan repair", progress: "Repairing the plan" },
+  simulatePlan: { id: SERVER_COMMAND_IDS.simulatePlan, feature: "plan validation", progress: "Validating the plan" },
+  repairPlan: { id: SERVER_COMMAND_IDS.repairPlan, feature: "plan repair", progress: "Repairing the plan" },
   checkEquivalence: {
-    id: "plansight.server.checkEquivalence",
+    id: SERVER_COMMAND_IDS.checkEquivalence,
     feature: "equivalence checking",
     progress: "Checking equivalence with the reference",
   },
-  gradeFolder: { id: "plansight.server.gradeFolder", feature: "grading", progress: "Grading the submissions" },
+  gradeFolder: { id: SERVER_COMMAND_IDS.gradeFolder, feature: "grading", progress: "Grading the submissions" },
   stateAtStep: {
-    id: "plansight.server.stateAtStep",
+    id: SERVER_COMMAND_IDS.stateAtStep,
     feature: "showing the state at a plan step",
     progress: "Simulating the plan",
   },
 } as const satisfies Record<string, ServerCommand>;
-
-export interface UriArguments {
-  uri: string;
-}
-
-export interface StepArguments {
-  uri: string;
-  /** 0-based, as LSP counts lines. */
-  line: number;
-}
-
-export interface GradeArguments {
-  /** File-system paths: the server reads the folder and the reference, and writes the report. */
-  folder: string;
-  reference: string;
-  report: string;
-}
 
 /** The `workspace/executeCommand` parameters: the one argument object, as the only argument. */
 export function executeCommandParams(command: ServerCommand, argument: object): { command: string; arguments: unknown[] } {

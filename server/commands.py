@@ -1,0 +1,227 @@
+"""Every command and custom request the server answers, with the arguments it takes and the shape of
+its answer: one table, the single source for both sides of the wire.
+
+The VS Code extension's copy (``vscode-client/src/serverProtocol.ts``) is generated from this module
+by ``vscode-client/scripts/sync-server-commands.py``, and a test fails when the committed copy differs
+from what the script would write; so an id renamed or a result key added here cannot silently
+break the client. The result types are the JSON the client receives: ``TypedDict`` keys are the
+JSON keys, ``None`` is ``null``; ``total=False`` marks answers whose keys depend on the case (a
+verdict, or only a ``message`` saying why there is none).
+
+Commands are run with ``workspace/executeCommand`` and take a single object argument
+(``[{"uri": ...}]``, see ``command_arguments.py``); custom requests take that object as their params.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Literal, TypeAlias, TypedDict
+
+from plansight.analyses.syntax.documents import FileKind
+from plansight.analyses.workspace.association import How
+
+# --- arguments ---------------------------------------------------------------------------------------
+
+
+class UriArguments(TypedDict):
+    """The document a command works on."""
+
+    uri: str
+
+
+class StepArguments(TypedDict):
+    uri: str
+    line: int
+    """0-based, as LSP counts lines"""
+
+
+class GradeArguments(TypedDict):
+    """File-system paths: the server reads the folder and the reference, and writes the report."""
+
+    folder: str
+    reference: str
+    report: str
+
+
+# --- results -----------------------------------------------------------------------------------------
+
+LinkRule: TypeAlias = How
+"""which rule linked a partner: ``flag`` (the CLI's), ``directive``, ``setting`` or ``convention``"""
+
+
+class PlanFailure(TypedDict):
+    index: int
+    action: str
+    category: str
+    unsatisfied: list[str]
+    message: str
+
+
+class PlanGoals(TypedDict):
+    satisfied: list[str]
+    unsatisfied: list[str]
+    fraction: float
+
+
+class PlanTraceStep(TypedDict):
+    index: int
+    action: str
+    added: list[str]
+    deleted: list[str]
+
+
+class SimulatePlanResult(TypedDict):
+    """The ``plansight plan --format json`` report of the plan, as the editor has it."""
+
+    path: str
+    length: int | None
+    executable: bool | None
+    valid: bool | None
+    lea: int | None
+    failure: PlanFailure | None
+    goals: PlanGoals | None
+    trace: list[PlanTraceStep]
+    reference: dict[str, Any] | None
+    recovery: dict[str, Any] | None
+    skipped_reason: str | None
+    redundant: list[int]
+    domain: str | None
+    problem: str | None
+    error: str | None
+
+
+class StateAtStepResult(TypedDict):
+    """The state before the step on a line (the command answers ``null`` on a line without a step)."""
+
+    index: int
+    action: str
+    state: list[str]
+    reached: bool
+
+
+class RepairPlanResult(TypedDict, total=False):
+    """The planner's repair; ``applied`` says whether the plan was rewritten. A plan that cannot be
+    read gets only ``status`` and ``message``."""
+
+    status: str
+    message: str
+    applied: bool
+    prefix: list[str]
+    completion: list[str]
+    plan: list[str] | None
+    planner: str
+    prefix_rule: str
+    seconds: float
+
+
+class CheckEquivalenceResult(TypedDict, total=False):
+    """A verdict against the reference problem, or only a ``message`` saying why there is none."""
+
+    message: str
+    candidate: str
+    parseable: bool
+    solvable: bool | None
+    equivalent: bool | None
+    mode: str
+    explanation: str
+    method: str
+    reference: str
+    summary: str
+
+
+class GradeFolderResult(TypedDict, total=False):
+    """Where the report was written and the count of each verdict, or only a ``message``."""
+
+    message: str
+    report: str
+    summary: str
+    counts: dict[str, int]
+
+
+class LtlPosition(TypedDict):
+    line: int
+    character: int
+
+
+class LtlRange(TypedDict):
+    start: LtlPosition
+    end: LtlPosition
+
+
+class LtlFailure(TypedDict):
+    message: str
+    range: LtlRange
+
+
+class LtlReportResult(TypedDict):
+    """What ``plansight ltl --format json`` prints for the document (``null`` for a non-LTL file)."""
+
+    path: str
+    satisfied: bool | None
+    satisfied_at: int | None
+    f1: float | None
+    failures: list[LtlFailure]
+    notes: list[str]
+
+
+class DomainLink(TypedDict):
+    path: str
+    name: str | None
+    how: LinkRule | None
+
+
+class Link(TypedDict):
+    path: str
+    how: LinkRule | None
+
+
+class AssociationResult(TypedDict):
+    """Which domain and problem a file is checked against, by which rule; ``reference`` is a problem's
+    reference problem, ``referencePlan`` a plan's ground-truth plan."""
+
+    kind: FileKind
+    domain: DomainLink | None
+    problem: Link | None
+    reference: Link | None
+    referencePlan: Link | None
+
+
+# --- the table ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ServerCall:
+    """One command (``workspace/executeCommand``) or custom request the server answers."""
+
+    key: str
+    """the name the client's code uses for it (``simulatePlan``)"""
+    id: str
+    """the command id or request method on the wire"""
+    kind: Literal["command", "request"]
+    arguments: type
+    result: type
+    nullable: bool = False
+    """the answer may be ``null`` (nothing to say for this document or line)"""
+
+
+SIMULATE_PLAN = ServerCall("simulatePlan", "plansight.server.simulatePlan", "command",
+                           UriArguments, SimulatePlanResult)
+STATE_AT_STEP = ServerCall("stateAtStep", "plansight.server.stateAtStep", "command",
+                           StepArguments, StateAtStepResult, nullable=True)
+REPAIR_PLAN = ServerCall("repairPlan", "plansight.server.repairPlan", "command",
+                         UriArguments, RepairPlanResult)
+CHECK_EQUIVALENCE = ServerCall("checkEquivalence", "plansight.server.checkEquivalence", "command",
+                               UriArguments, CheckEquivalenceResult)
+GRADE_FOLDER = ServerCall("gradeFolder", "plansight.server.gradeFolder", "command",
+                          GradeArguments, GradeFolderResult)
+LTL_REPORT = ServerCall("ltlReport", "plansight.server.ltlReport", "command",
+                        UriArguments, LtlReportResult, nullable=True)
+ASSOCIATION = ServerCall("association", "plansight/association", "request",
+                         UriArguments, AssociationResult)
+
+SERVER_CALLS: tuple[ServerCall, ...] = (SIMULATE_PLAN, STATE_AT_STEP, REPAIR_PLAN, CHECK_EQUIVALENCE,
+                                        GRADE_FOLDER, LTL_REPORT, ASSOCIATION)
+"""Every command and custom request, in the order the generated client file lists them."""
+
+COMMAND_IDS: frozenset[str] = frozenset(call.id for call in SERVER_CALLS if call.kind == "command")
+REQUEST_METHODS: frozenset[str] = frozenset(call.id for call in SERVER_CALLS if call.kind == "request")
