@@ -39,14 +39,13 @@ instance, never at module level, so each server built in a process has its own.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, ClassVar, Literal
+from typing import TYPE_CHECKING, ClassVar
+
+from plansight.server.feature_hub import HubSlot, Provider
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
-    from plansight.server.feature_hub import Provider
 
-HubSlot = Literal["hover", "completion", "code_lens", "inlay_hint", "code_action"]
-"""The methods the hub merges: one list of providers each (``FeatureHub`` has a field per slot)."""
 
 
 class ServerFeature:

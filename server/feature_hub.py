@@ -25,7 +25,7 @@ import inspect
 import logging
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal
 
 from lsprotocol import types
 
@@ -33,12 +33,14 @@ from plansight.server.context import DocumentContext, in_context
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
-    from plansight.server.feature_contract import HubSlot
 
 logger = logging.getLogger(__name__)
 
 Provider = Callable[[DocumentContext, Any], Any]
 """``(context, params) -> result | None``, plain or ``async``."""
+
+HubSlot = Literal["hover", "completion", "code_lens", "inlay_hint", "code_action"]
+"""The methods the hub merges: one list of providers each (``FeatureHub`` has a field per slot)."""
 
 COMPLETION_TRIGGERS = ["(", "?", ":", " ", "-"]
 
