@@ -27,8 +27,8 @@ from plansight.analyses.checks.requirements import (
 )
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Severity, Tag, make
 from plansight.analyses.diagnostics.suggest import did_you_mean
-from plansight.analyses.model.pddl import Domain, Name, PredicateDecl, TypeDecl, TypedName
-from plansight.analyses.model.vocabulary import OBJECT, vocabulary
+from plansight.analyses.model.pddl import Domain, Name, PredicateDecl, TypeDecl, TypedName, TypeRef
+from plansight.analyses.model.vocabulary import OBJECT, merge_parents, vocabulary
 
 Declared = TypeVar("Declared", PredicateDecl, TypeDecl, TypedName)
 
@@ -71,20 +71,65 @@ def _duplicate_names(names: Iterable[Name], what: str) -> list[Diagnostic]:
 
 
 def _duplicates(domain: Domain) -> list[Diagnostic]:
-    out = _duplicate_names((t.name for t in domain.types), "type")
+    out = _type_declarations(domain.types)
     out.extend(_duplicate_names((c.name for c in domain.constants), "constant"))
     out.extend(_duplicate_names((p.name for p in domain.predicates), "predicate"))
     out.extend(_duplicate_names((f.name for f in domain.functions), "function"))
     out.extend(_duplicate_names((a.name for a in domain.actions), "action"))
     for p in domain.predicates:
-        out.extend(duplicate_variables(p.parameters, f"predicate `{p.name}`"))
+        out.extend(_repeated_placeholders(p.parameters, f"predicate `{p.name}`"))
     for f in domain.functions:
-        out.extend(duplicate_variables(f.parameters, f"function `{f.name}`"))
+        out.extend(_repeated_placeholders(f.parameters, f"function `{f.name}`"))
     for a in domain.actions:
         out.extend(duplicate_variables(a.parameters, f"action `{a.name}`"))
     for rule in domain.derived:
         head = signature(rule.head.name, rule.head.parameters)
         out.extend(duplicate_variables(rule.head.parameters, f"`{head}`"))
+    return out
+
+
+def _repeated_placeholders(variables: Iterable[TypedName], owner: str) -> list[Diagnostic]:
+    """A variable twice in a predicate or function declaration: a warning, not an error.
+
+    The names there bind nothing, they only count and type the arguments, so `(in ?obj ?obj)` (as
+    in some IPC domains) means what it says and VAL accepts it; a reader still cannot tell the two
+    arguments apart.
+    """
+    advice = (
+        ". The names in a declaration only count its arguments, so this is accepted (VAL too), but "
+        "rename one to say what each argument is."
+    )
+    return duplicate_variables(variables, owner, advice, Severity.WARNING)
+
+
+def _type_declarations(types: Iterable[TypeDecl]) -> list[Diagnostic]:
+    """A type declared again is a duplicate unless it adds a parent: VAL reads `c - a c - b` as a type
+    with two parents, and IPC domains (storage among them) rely on it."""
+    first: dict[str, TypeDecl] = {}
+    parents: dict[str, TypeRef | None] = {}
+    out = []
+    for decl in types:
+        key = decl.name.key
+        earlier = first.setdefault(key, decl)
+        if earlier is decl:
+            parents[key] = decl.parent
+            continue
+        merged = merge_parents(parents[key], decl.parent)
+        if merged is parents[key]:
+            out.extend(_duplicate_names((earlier.name, decl.name), "type"))
+            continue
+        parents[key] = merged
+        assert merged is not None
+        listed = " and ".join(f"`{p.display}`" for p in merged.names)
+        out.append(
+            make(
+                "multiple-parents",
+                f"Type `{decl.name}` is declared again under another parent, so it is a subtype of {listed} "
+                "(VAL reads it so). PDDL 3.1 gives a type one parent: a planner may keep only the first.",
+                decl.name.span,
+                related=(Related(f"`{earlier.name}` first declared here", earlier.name.span),),
+            )
+        )
     return out
 
 
@@ -144,11 +189,13 @@ def _requirements(domain: Domain) -> list[Diagnostic]:
     for key, group in missing.items():
         first = group[0]
         more = f" (and {len(group) - 1} more place{'s' if len(group) > 2 else ''})" if len(group) > 1 else ""
+        alternative = f" (or `{_BUNDLES[key]}`)" if key in _BUNDLES else ""
+        note = _ACTION_COSTS_NOTE if key == ":numeric-fluents" and ":action-costs" in declared else ""
         out.append(
             make(
                 "missing-requirement",
-                f"{first.construct[0].upper()}{first.construct[1:]} needs `{key}`{more}: "
-                "add it to `(:requirements ...)`.",
+                f"{first.construct[0].upper()}{first.construct[1:]} needs `{key}`{alternative}{more}: "
+                f"add it to `(:requirements ...)`.{note}",
                 first.span,
                 severity=Severity.WARNING,
                 data=(("requirement", key),),
@@ -168,6 +215,15 @@ def _requirements(domain: Domain) -> list[Diagnostic]:
                 )
             )
     return out
+
+
+_BUNDLES = {":numeric-fluents": ":fluents", ":object-fluents": ":fluents"}
+"""The older requirement that also allows a construct, named so that PDDL 2.1 users find theirs."""
+
+_ACTION_COSTS_NOTE = (
+    " (`:action-costs` only allows a `total-cost` function that actions increase by a number or a "
+    "static function.)"
+)
 
 
 def _no_requirements_section(domain: Domain, uses: list[RequirementUse]) -> list[Diagnostic]:

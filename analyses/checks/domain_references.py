@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
-from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, make
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Severity, make
 from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.model.pddl import (
     Action,
@@ -82,8 +82,13 @@ def signature(name: Name, parameters: Iterable[TypedName]) -> str:
     return "(" + " ".join(parts) + ")"
 
 
-def duplicate_variables(variables: Iterable[TypedName], owner: str) -> list[Diagnostic]:
-    """A variable listed twice in one parameter list or quantifier."""
+def duplicate_variables(
+    variables: Iterable[TypedName],
+    owner: str,
+    advice: str = ": rename or remove this one.",
+    severity: Severity | None = None,
+) -> list[Diagnostic]:
+    """A variable listed twice in one parameter list, quantifier or declaration."""
     seen: dict[str, TypedName] = {}
     out = []
     for item in variables:
@@ -92,8 +97,9 @@ def duplicate_variables(variables: Iterable[TypedName], owner: str) -> list[Diag
             out.append(
                 make(
                     "duplicate-declaration",
-                    f"`{item.name}` is already a variable of {owner}: rename or remove this one.",
+                    f"`{item.name}` is already a variable of {owner}{advice}",
                     item.name.span,
+                    severity=severity,
                     related=(Related(f"`{first.name}` first declared here", first.name.span),),
                 )
             )

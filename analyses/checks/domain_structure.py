@@ -241,6 +241,13 @@ def _problem(node: Formula, here: Place) -> Misplacement | None:
     span = node.span
     if isinstance(node, TimeSpecified):
         words = _TIME_WORDS.get(node.when, node.when)
+        if here.role == "constraint" and node.when == "end" and not here.timed:
+            return None  # PDDL3's `(at end GD)`: the condition holds in the final state
+        if here.role == "constraint" and not here.timed:
+            return keyword_span(span, words), (
+                f"`{words}` is not a trajectory constraint: in {here.label} only `(at end ...)` names a "
+                "time point; use `always`, `sometime` or `within` for the others."
+            )
         if not here.durative:
             return keyword_span(span, words), (
                 f"`{words}` is only allowed in a `:durative-action`; {here.label} holds at one instant: "

@@ -246,12 +246,24 @@ class _Inference:
         yield from self._effect(action.effect, action)
         if action.duration is not None:
             for node in walk(action.duration):
-                if isinstance(node, Comparison) and node.op in ("<=", ">="):
+                if not isinstance(node, Comparison):
+                    continue
+                if node.op in ("<=", ">="):
                     yield _use(
                         ":duration-inequalities",
                         f"`{node.op}` in a `:duration`",
                         keyword_span(node.span, node.op),
                     )
+                yield from self._duration_functions(node)
+
+    def _duration_functions(self, node: Comparison) -> Iterator[RequirementUse]:
+        """A function in a duration is a numeric fluent: `:action-costs` allows only `total-cost`."""
+        declared = {f.name.key for f in self.domain.functions}
+        for side in (node.left, node.right):
+            for term in numeric_terms(side):
+                name = term.function if isinstance(term, FunctionTerm) else term
+                if isinstance(name, Name) and name.key in declared and name.key not in self.object_functions:
+                    yield _use(":numeric-fluents", f"function `{name}` in a `:duration`", name.span)
 
     def _condition(self, formula: Formula | None, where: str) -> Iterator[RequirementUse]:
         for node in walk(formula):

