@@ -320,6 +320,7 @@ def _typed_names(model: object) -> Iterable[TypedName]:
     if isinstance(model, Domain):
         for action in model.actions:
             yield from action.parameters
+            yield from action.variables
             for formula in (action.precondition, action.effect, action.duration, action.observe):
                 for node in walk(formula):
                     if isinstance(node, Quantified):

@@ -197,7 +197,7 @@ def _find_variable(model: Domain | Problem, target: Declaration) -> tuple[TypedN
 
     if isinstance(model, Domain):
         for action in model.actions:
-            if (hit := match(action.parameters)) is not None:
+            if (hit := match((*action.parameters, *action.variables))) is not None:
                 return hit, f"of {action.kind.replace('-', ' ')} `{action.name.display}`"
         declarations: list[PredicateDecl | FunctionDecl] = [*model.predicates, *model.functions]
         for decl in declarations:

@@ -18,12 +18,16 @@ from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Problem, TypedName
+from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.model.vocabulary import vocabulary
+from plansight.analyses.plans.simulate import simulate
 from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 QUIRKS = Path(__file__).resolve().parent / "fixtures" / "ipc-quirks"
 FOLDERS = sorted(p.name for p in QUIRKS.iterdir() if p.is_dir())
-VAL_READS = FOLDERS
+VAL_READS = sorted(set(FOLDERS) - {"pddl12-vars", "goal-utilities"})
+"""VAL's parser rejects `:vars` and `:goal-utilities` (it knows neither dialect); plansight reads both."""
 
 
 def text(folder: str, name: str) -> str:
@@ -134,6 +138,24 @@ def test_a_type_declared_twice_under_the_same_parent_is_still_a_duplicate() -> N
     assert duplicate.severity is Severity.ERROR and coded(diagnostics, "multiple-parents") == []
 
 
+# --- 3. `- board` after an empty name list ---------------------------------------------------------
+
+
+def test_a_type_after_no_names_is_a_warning_and_parsing_goes_on() -> None:
+    domain_source = text("empty-typed-list", "domain.pddl")
+    problem_source = text("empty-typed-list", "p01.pddl")
+    domain, domain_diagnostics, problem, problem_diagnostics = lint("empty-typed-list")
+    [in_domain] = coded(domain_diagnostics, "empty-typed-list")
+    [in_problem] = coded(problem_diagnostics, "empty-typed-list")
+    assert in_domain.severity is Severity.WARNING
+    assert in_domain.span == span_of(domain_source, "- board", context="- tool - board)")
+    assert in_problem.span == span_of(problem_source, "- board", context="- board plane")
+    assert "`- board` types nothing" in in_domain.message and "removed" in in_domain.message
+    warm_up = next(a for a in domain.actions if a.name.key == "warm-up")
+    assert typed(warm_up.parameters) == [("?t", "tool")]
+    assert [o.name.key for o in problem.objects] == ["plane", "b1"]
+
+
 # --- 4. the same variable twice in a predicate declaration -----------------------------------------
 
 
@@ -151,6 +173,72 @@ def test_a_repeated_action_parameter_is_still_an_error() -> None:
     _, diagnostics = domain_of(source)
     [again] = [d for d in coded(diagnostics, "duplicate-declaration") if d.severity is Severity.ERROR]
     assert again.span == span_of(source, "?a)", context="(?a ?a)")._replace(end=again.span.start + 2)
+
+
+# --- 5. a Lisp `(in-package ...)` header ------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", ["domain.pddl", "p01.pddl"])
+def test_an_in_package_header_is_skipped_with_a_note(name: str) -> None:
+    source = text("in-package", name)
+    parsed = parse_pddl(source)
+    assert parsed.model is not None
+    [note] = parsed.diagnostics
+    assert (note.code, note.severity) == ("skipped-form", Severity.INFORMATION)
+    assert note.span == Span(0, len('(in-package "PDDL")'))
+    assert "ignores it" in note.message
+
+
+# --- 6. PDDL 1.2 `:vars` -----------------------------------------------------------------------------
+
+
+def test_vars_are_in_scope_in_the_action_with_a_hint() -> None:
+    source = text("pddl12-vars", "domain.pddl")
+    domain, diagnostics, _, _ = lint("pddl12-vars")
+    assert coded(diagnostics, "free-variable") == [] and coded(diagnostics, "syntax-error") == []
+    [hint] = coded(diagnostics, "legacy-construct")
+    assert hint.severity is Severity.HINT and hint.span == span_of(source, ":vars")
+    [board] = domain.actions
+    assert [p.name.key for p in board.parameters] == ["?c"]
+    assert typed(board.variables) == [("?p", "place")]
+
+
+def test_a_variable_neither_a_parameter_nor_in_vars_is_still_free() -> None:
+    source = text("pddl12-vars", "domain.pddl").replace("(at-ferry ?p)", "(at-ferry ?q)")
+    _, diagnostics = domain_of(source)
+    [free] = coded(diagnostics, "free-variable")
+    assert free.span == span_of(source, "?q")
+
+
+def test_vars_survive_printing_and_plans_over_them_are_not_simulated() -> None:
+    domain, _, problem, _ = lint("pddl12-vars")
+    assert parse_pddl(print_domain(domain)).model == domain
+    plan = parse_plan("(board beetle)\n").plan
+    assert plan is not None
+    result = simulate(domain, problem, plan)
+    assert result.skipped_reason is not None and "`:vars`" in result.skipped_reason
+
+
+# --- 7. IPC-2008 `:goal-utilities` -------------------------------------------------------------------
+
+
+def test_goal_utilities_is_skipped_with_one_warning_naming_the_dialect() -> None:
+    source = text("goal-utilities", "p01.pddl")
+    _, _, problem, diagnostics = lint("goal-utilities")
+    [warning] = [d for d in diagnostics if d.severity is not Severity.HINT]
+    assert (warning.code, warning.severity) == ("unsupported-dialect", Severity.WARNING)
+    assert warning.span == span_of(source, ":goal-utilities")
+    assert warning.message == (
+        "`:goal-utilities` is the IPC-2008 net-benefit extension, not PDDL 3.1: plansight skips it."
+    )
+    assert problem.goal is not None and problem.metric is not None
+    assert parse_pddl(print_problem(problem)).model == problem
+
+
+def test_goal_utilities_is_a_known_requirement() -> None:
+    source = text("goal-utilities", "domain.pddl").replace(":action-costs)", ":action-costs :goal-utilities)")
+    _, diagnostics = domain_of(source)
+    assert coded(diagnostics, "unknown-requirement") == []
 
 
 # --- 8. functions in a `:duration` -------------------------------------------------------------------

@@ -81,7 +81,7 @@ def _duplicates(domain: Domain) -> list[Diagnostic]:
     for f in domain.functions:
         out.extend(_repeated_placeholders(f.parameters, f"function `{f.name}`"))
     for a in domain.actions:
-        out.extend(duplicate_variables(a.parameters, f"action `{a.name}`"))
+        out.extend(duplicate_variables((*a.parameters, *a.variables), f"action `{a.name}`"))
     for rule in domain.derived:
         head = signature(rule.head.name, rule.head.parameters)
         out.extend(duplicate_variables(rule.head.parameters, f"`{head}`"))
@@ -147,7 +147,7 @@ def _declared_types(domain: Domain, references: ReferenceChecker) -> None:
             references.type_ref(item.type)
         references.type_ref(f.type, allow_number=True)
     for a in domain.actions:
-        for item in a.parameters:
+        for item in (*a.parameters, *a.variables):
             references.type_ref(item.type)
     for rule in domain.derived:
         for item in rule.head.parameters:

@@ -156,7 +156,7 @@ class ReferenceChecker:
 
     # --- actions and formulas ----------------------------------------------------------------------
     def _action(self, action: Action) -> None:
-        scope = _scope(action.parameters)
+        scope = _scope((*action.parameters, *action.variables))
         owner = f"`{action.name}`"
         for section in (action.precondition, action.effect, action.duration, action.observe):
             self._formula(section, scope, owner, durative=action.durative)

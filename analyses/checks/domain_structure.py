@@ -59,7 +59,7 @@ Misplacement = tuple[Span, str]
 _TIME_WORDS = {"start": "at start", "end": "at end", "all": "over all"}
 _SECTIONS = {
     "durative-action": frozenset((":parameters", ":duration", ":condition", ":effect")),
-    "action": frozenset((":parameters", ":precondition", ":effect", ":observe")),
+    "action": frozenset((":parameters", ":vars", ":precondition", ":effect", ":observe")),
     "process": frozenset((":parameters", ":precondition", ":effect")),
     "event": frozenset((":parameters", ":precondition", ":effect")),
 }

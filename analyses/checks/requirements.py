@@ -73,6 +73,7 @@ KNOWN: dict[str, str] = {
     ":preferences": "Soft goals and preconditions: `(preference name ...)`.",
     ":constraints": "PDDL3 trajectory constraints: `(:constraints ...)` with `always`, `sometime`, ...",
     ":action-costs": "A `total-cost` function increased by actions, for cost-optimal planning.",
+    ":goal-utilities": "IPC-2008 net-benefit planning: utilities of goals in a problem's `:goal-utilities`.",
     # extensions found in public corpora
     ":time": "PDDL+ processes, events and continuous change.",
     ":non-deterministic": "FOND planning: `oneof` effects.",
@@ -240,7 +241,7 @@ class _Inference:
         elif action.kind in ("process", "event"):
             keyword = self.keywords.of(action.span, ":" + action.kind)
             yield _use(":time", f"`:{action.kind}`", keyword)
-        yield from self._typed(action.parameters)
+        yield from self._typed((*action.parameters, *action.variables))
         where = "a condition" if action.durative else "a precondition"
         yield from self._condition(action.precondition, where)
         yield from self._effect(action.effect, action)

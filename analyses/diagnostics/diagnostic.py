@@ -78,6 +78,26 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("invalid-character", E, "A character that cannot start any PDDL token."),
     ("empty-file", INFO, "The file has no PDDL content yet."),
     ("unknown-file-kind", W, "The text is neither a domain nor a problem nor a plan."),
+    (
+        "empty-typed-list",
+        W,
+        "A `- type` with no names before it (`(:objects - board)`): it types nothing and can be removed.",
+    ),
+    (
+        "skipped-form",
+        INFO,
+        "A form plansight reads past without checking: a Lisp `(in-package ...)` header before `(define`.",
+    ),
+    (
+        "unsupported-dialect",
+        W,
+        "A section of a PDDL dialect plansight does not model (IPC-2008 `:goal-utilities`); it is skipped.",
+    ),
+    (
+        "legacy-construct",
+        H,
+        "A PDDL 1.2 construct later versions dropped (`:vars` in an action), read as PDDL 1.2 defines it.",
+    ),
     # --- domain ---------------------------------------------------------------------------------
     ("undeclared-predicate", E, "An atom uses a predicate the domain does not declare."),
     ("undeclared-function", E, "A numeric expression uses a function the domain does not declare."),

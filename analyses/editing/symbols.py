@@ -377,7 +377,7 @@ class _Builder:
         self.formula(rule.body, scope)
 
     def action(self, action: Action) -> None:
-        scope = self.bind(action.parameters, action.span, {})
+        scope = self.bind((*action.parameters, *action.variables), action.span, {})
         self.formula(action.duration, scope)
         self.formula(action.precondition, scope)
         self.formula(action.effect, scope)

@@ -345,7 +345,8 @@ class Action:
 
     For a durative action ``precondition`` holds the ``:condition`` and ``duration`` the duration
     constraint. ``sections`` lists the section keywords in the order written, for duplicate and
-    missing-section checks.
+    missing-section checks. ``variables`` are PDDL 1.2's ``:vars``: in scope in the whole action like
+    parameters, but bound by the planner, so a plan step does not list them.
     """
 
     name: Name
@@ -357,6 +358,7 @@ class Action:
     observe: Formula | None = None  # contingent planning's sensing actions
     sections: tuple[Name, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
+    variables: tuple[TypedName, ...] = ()
 
     @property
     def durative(self) -> bool:

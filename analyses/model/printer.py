@@ -280,18 +280,23 @@ def _action(action: Action) -> list[str]:
         ":effect": action.effect,
         ":observe": action.observe,
     }
-    written = [s.key for s in action.sections if s.key == ":parameters" or s.key in values]
+    written = [s.key for s in action.sections if s.key in (":parameters", ":vars") or s.key in values]
     present = {k for k, v in values.items() if v is not None}
     if {":precondition", ":condition"} & set(written):
         present.discard(condition_keyword)  # printed under the keyword the user wrote
     if action.parameters or action.span == NO_SPAN:  # an action built in code gets its `:parameters ()`
         present.add(":parameters")
-    default = [":parameters", ":duration", condition_keyword, ":effect", ":observe"]
+    if action.variables:
+        present.add(":vars")
+    default = [":parameters", ":vars", ":duration", condition_keyword, ":effect", ":observe"]
     keys = written + [k for k in default if k in present and k not in written]
     lines = [f"  (:{action.kind} {action.name.display}"]
     for key in keys:
         if key == ":parameters":
             lines.append(f"    :parameters ({typed_list(action.parameters)})")
+            continue
+        if key == ":vars":
+            lines.append(f"    :vars ({typed_list(action.variables)})")
             continue
         formula = values[key]
         if formula is not None:

@@ -659,6 +659,8 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
             continue
         if action.observe is not None:
             add("sensing actions (`:observe`)", name)
+        if action.variables:
+            add("PDDL 1.2 `:vars` (variables the planner binds)", name)
         for node in walk(action.precondition):
             _condition_reason(node, name, add)
         for node in walk(action.effect):
@@ -693,6 +695,7 @@ _KIND_INTRO = {
     "durative actions": "the domain has",
     "PDDL+ processes or events": "the domain has",
     "sensing actions (`:observe`)": "the domain has",
+    "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
     "derived predicates": "the domain has",
     "timed initial literals": "the problem has",
 }

@@ -2,15 +2,23 @@
 
 Each method receives the children of one grammar rule, tokens included, so every node's span is
 exactly from its ``(`` to its ``)``.
+
+A few dialect constructs the model has no place for (a `- type` that types nothing, PDDL 1.2's
+`:vars`, IPC-2008's `:goal-utilities`) are read and left as *notes*: diagnostics the parser adds to
+its own. They travel through a context variable because the tables, and with them this builder, are
+built once and shared by every parse, in whichever thread it runs.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from typing import Any
 
 from lark import Transformer
 
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import (
     Action,
@@ -48,6 +56,25 @@ from plansight.analyses.syntax.lexer import Token
 
 Children = list[Any]
 
+_NOTES: ContextVar[list[Diagnostic] | None] = ContextVar("plansight_model_notes", default=None)
+
+
+@contextmanager
+def collecting_notes() -> Iterator[list[Diagnostic]]:
+    """The notes the builder leaves while one parse runs (with duplicates: recovery replays forms)."""
+    notes: list[Diagnostic] = []
+    reset = _NOTES.set(notes)
+    try:
+        yield notes
+    finally:
+        _NOTES.reset(reset)
+
+
+def _note(diagnostic: Diagnostic) -> None:
+    notes = _NOTES.get()
+    if notes is not None:
+        notes.append(diagnostic)
+
 
 def _span(children: Children) -> Span:
     return Span(children[0].start, children[-1].end)
@@ -73,6 +100,10 @@ def _groups(children: Children) -> Iterator[tuple[list[Any], TypeRef | None]]:
     index = 0
     while index < len(children):
         items = children[index]
+        if isinstance(items, Token):  # `- t` with no names before it: it types nothing
+            _empty_group(items, children[index + 1])
+            index += 2
+            continue
         if index + 1 < len(children) and isinstance(children[index + 1], Token):
             yield items, children[index + 2]
             index += 3
@@ -81,10 +112,25 @@ def _groups(children: Children) -> Iterator[tuple[list[Any], TypeRef | None]]:
             index += 1
 
 
+def _empty_group(dash: Token, type_ref: TypeRef) -> None:
+    shown = "(either ...)" if type_ref.is_either else type_ref.names[0].display
+    _note(
+        make(
+            "empty-typed-list",
+            f"`- {shown}` types nothing: no names come before it, so it can be removed.",
+            Span(dash.start, type_ref.span.end),
+        )
+    )
+
+
 def _typed(children: Children) -> tuple[TypedName, ...]:
     return tuple(
         TypedName(item, type_ref, item.span) for items, type_ref in _groups(children) for item in items
     )
+
+
+_SKIPPED = object()
+"""The payload of a section the model does not record (IPC-2008 `:goal-utilities`)."""
 
 
 class Section:
@@ -150,6 +196,8 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         fields: dict[str, list[Any]] = {}
         sections = []
         for section in children[6:-1]:
+            if section.payload is _SKIPPED:
+                continue
             sections.append(section.keyword.name())
             fields.setdefault(section.keyword.text.lower(), []).append(section.payload)
         domain_ref = fields.get(":domain")
@@ -195,6 +243,20 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
 
     goal = constraints
 
+    def skipped_section(self, children: Children) -> Section:
+        keyword = children[1]
+        _note(
+            make(
+                "unsupported-dialect",
+                f"`{keyword.text}` is the IPC-2008 net-benefit extension, not PDDL 3.1: plansight skips it.",
+                Span(keyword.start, keyword.end),
+            )
+        )
+        return Section(keyword, _SKIPPED, _span(children))
+
+    def opaque_form(self, children: Children) -> None:
+        return None
+
     def domain_ref(self, children: Children) -> Section:
         """A problem's ``(:domain name)``."""
         return _section(children, children[2].name())
@@ -220,6 +282,7 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         action = Action(
             name=children[2].name(),
             parameters=parts.get(":parameters", ()),
+            variables=parts.get(":vars", ()),
             precondition=parts.get(":precondition", parts.get(":condition")),
             effect=parts.get(":effect"),
             kind=kind[1:],
@@ -234,6 +297,17 @@ class ModelBuilder(Transformer):  # type: ignore[type-arg]
         """One keyword of an action and its value; ``:parameters`` comes with the parentheses around its list.
         """
         if len(children) == 4:
+            keyword = children[0]
+            if keyword.type == "K_VARS":
+                _note(
+                    make(
+                        "legacy-construct",
+                        f"`{keyword.text}` is PDDL 1.2: its variables are in scope in the whole action and "
+                        "the planner binds them (plans do not list them). PDDL 2.1 dropped it and most "
+                        "planners reject it; for them, move the variables to `:parameters`.",
+                        Span(keyword.start, keyword.end),
+                    )
+                )
             return children[0], children[2]
         return children[0], children[1]
 

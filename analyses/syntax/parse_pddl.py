@@ -11,15 +11,17 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.model.pddl import Domain, Problem
-from plansight.analyses.syntax.build_model import ModelBuilder
+from plansight.analyses.syntax.build_model import ModelBuilder, collecting_notes
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
 from plansight.analyses.syntax.lexer import (
     BAD,
     COLON_WORD,
     DASH,
     HASH_T,
+    LPAR,
     NUMBER,
     OP,
+    RPAR,
     VARIABLE,
     WORD,
     Token,
@@ -41,7 +43,7 @@ _COLON_KEYWORDS = {
     for word in (
         ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
         ":process :event :derived :parameters :precondition :effect :duration :condition :observe "
-        ":objects :init :goal :metric"
+        ":objects :init :goal :metric :goal-utilities :vars"
     ).split()
 }
 _COLON_KEYWORDS[":domain"] = "K_DOMAIN_REF"
@@ -60,6 +62,9 @@ _DESCRIPTIONS = {
     **{v: f"`{k}`" for k, v in _OPERATORS.items()},
     **{v: f"`{k}`" for k, v in _WORD_KEYWORDS.items()},
     **{v: f"`{k}`" for k, v in _COLON_KEYWORDS.items()},
+    # dialect sections that are read but never worth suggesting
+    "K_GOAL_UTILITIES": "",
+    "K_VARS": "",
 }
 
 
@@ -104,8 +109,7 @@ def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
 
 
 def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
-    tokens = lex_pddl(text, fast_facts)
-    diagnostics: list[Diagnostic] = []
+    tokens, diagnostics = _skip_lisp_headers(lex_pddl(text, fast_facts))
     bad = [t for t in tokens if t.kind == BAD]
     if bad:
         diagnostics.extend(invalid_characters(bad, "PDDL (names use letters, digits, `-` and `_`)"))
@@ -123,7 +127,46 @@ def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
         return PddlParse(None, tuple(diagnostics))
     tokens, paren_diagnostics = balance(tokens, text)
     diagnostics.extend(paren_diagnostics)
-    model, syntax = parse(tokens, _tables(), len(text))
+    with collecting_notes() as notes:
+        model, syntax = parse(tokens, _tables(), len(text))
     diagnostics.extend(syntax)
+    diagnostics.extend(dict.fromkeys(notes))  # error recovery may replay a form, and note it twice
     diagnostics.sort(key=lambda d: d.span)
     return PddlParse(model, tuple(diagnostics))
+
+
+def _skip_lisp_headers(tokens: list[Token]) -> tuple[list[Token], list[Diagnostic]]:
+    """Drop the `(in-package "PDDL")` forms that files written for Lisp planners put before `(define`.
+
+    The string in it is no PDDL token (its quotes lex as invalid characters), so the form is cut out
+    of the token stream whole, before anything else looks at it.
+    """
+    diagnostics: list[Diagnostic] = []
+    start = 0
+    while (
+        len(tokens) > start + 1
+        and tokens[start].kind == LPAR
+        and tokens[start + 1].kind == WORD
+        and tokens[start + 1].text.lower() == "in-package"
+    ):
+        depth = 0
+        end = None
+        for index in range(start, len(tokens)):
+            kind = tokens[index].kind
+            depth += (kind == LPAR) - (kind == RPAR)
+            if depth == 0:
+                end = index
+                break
+        if end is None:
+            break
+        opener, closer = tokens[start], tokens[end]
+        diagnostics.append(
+            make(
+                "skipped-form",
+                f"`({tokens[start + 1].text} ...)` is a Lisp package header, not PDDL: plansight ignores it. "
+                "Planners not written in Lisp may reject it: remove it if one does.",
+                Span(opener.start, closer.end),
+            )
+        )
+        start = end + 1
+    return tokens[start:], diagnostics
