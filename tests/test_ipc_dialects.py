@@ -17,10 +17,12 @@ from plansight.analyses.checks.domain import check_domain
 from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.quick_fixes import fixes_for
 from plansight.analyses.model.pddl import Domain, Problem, TypedName
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.model.vocabulary import vocabulary
 from plansight.analyses.plans.simulate import simulate
+from plansight.analyses.syntax.documents import parse_document
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
 
@@ -271,3 +273,22 @@ def test_numeric_fluents_allows_a_function_in_a_duration(requirement: str) -> No
     source = with_requirement(requirement)
     _, diagnostics = domain_of(source)
     assert coded(diagnostics, "missing-requirement") == []
+
+
+# --- the quick fixes: what types nothing or is ignored can be removed ---------------------------------
+
+
+@pytest.mark.parametrize(("folder", "name", "code", "gone", "left"), [
+    ("empty-typed-list", "p01.pddl", "empty-typed-list", "- board plane", "(:objects plane - tool b1"),
+    ("in-package", "domain.pddl", "skipped-form", "in-package", "; A Lisp package header"),
+])
+def test_what_means_nothing_can_be_removed(folder: str, name: str, code: str, gone: str, left: str) -> None:
+    source = text(folder, name)
+    document = parse_document(name, source)
+    domain = parse_document("domain.pddl", text(folder, "domain.pddl"))
+    diagnostic = next(d for d in document.diagnostics if d.code == code)
+    [fix] = fixes_for(diagnostic, document, domain)
+    [edit] = fix.edits
+    fixed = source[:edit.span.start] + edit.new_text + source[edit.span.end:]
+    assert gone not in fixed and left in fixed
+    assert not any(d.code == code for d in parse_pddl(fixed).diagnostics)

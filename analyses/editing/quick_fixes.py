@@ -169,7 +169,7 @@ def _variable_types(domain: Domain, span: Span) -> dict[str, TypeRef | None]:
     owner: Action | None = next((a for a in domain.actions if a.span.start <= span.start < a.span.end), None)
     formulas: list[Formula | None] = []
     if owner is not None:
-        scope.update((p.name.key, p.type) for p in owner.parameters)
+        scope.update((p.name.key, p.type) for p in (*owner.parameters, *owner.variables))
         formulas = [owner.precondition, owner.effect, owner.duration]
     for derived in domain.derived:
         if derived.span.start <= span.start < derived.span.end:
@@ -401,6 +401,14 @@ def _unused(diagnostic: Diagnostic, data: dict[str, str], document: ParsedDocume
     return [Fix(f"Remove the unused declaration of `{name}`", (_remove(path, text, Span(span.start, end)),))]
 
 
+def _remove_it(diagnostic: Diagnostic, data: dict[str, str], document: ParsedDocument,
+               domain: ParsedDocument | None) -> list[Fix]:
+    """Text that means nothing (a `- board` typing no names, a Lisp `(in-package ...)` header)."""
+    written = document.text[diagnostic.span.start:diagnostic.span.end]
+    return [Fix(f"Remove `{written}`", (_remove(document.path, document.text, diagnostic.span),),
+                preferred=True)]
+
+
 def _empty_file(diagnostic: Diagnostic, data: dict[str, str], document: ParsedDocument,
                 domain: ParsedDocument | None) -> list[Fix]:
     return skeletons(document, domain)
@@ -416,6 +424,8 @@ _HANDLERS: dict[str, _Handler] = {
     "unused-constant": _unused,
     "unused-type": _unused,
     "empty-file": _empty_file,
+    "empty-typed-list": _remove_it,
+    "skipped-form": _remove_it,
 }
 
 
