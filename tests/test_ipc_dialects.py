@@ -193,6 +193,13 @@ def test_an_in_package_header_is_skipped_with_a_note(name: str) -> None:
     assert "ignores it" in note.message
 
 
+def test_an_unclosed_in_package_header_does_not_swallow_the_file() -> None:
+    source = text("in-package", "domain.pddl").replace('(in-package "PDDL")', '(in-package "PDDL"')
+    diagnostics = parse_pddl(source).diagnostics
+    assert not any(d.code == "skipped-form" for d in diagnostics)
+    assert any(d.severity is Severity.ERROR for d in diagnostics)
+
+
 # --- 6. PDDL 1.2 `:vars` -----------------------------------------------------------------------------
 
 

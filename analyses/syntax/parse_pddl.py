@@ -149,15 +149,10 @@ def _skip_lisp_headers(tokens: list[Token]) -> tuple[list[Token], list[Diagnosti
         and tokens[start + 1].kind == WORD
         and tokens[start + 1].text.lower() == "in-package"
     ):
-        depth = 0
-        end = None
-        for index in range(start, len(tokens)):
-            kind = tokens[index].kind
-            depth += (kind == LPAR) - (kind == RPAR)
-            if depth == 0:
-                end = index
-                break
-        if end is None:
+        # the form holds a package name and nothing in parentheses: a `(` before its `)` means the
+        # `)` is missing, and the form must not swallow the `(define ...)` after it
+        end = next((i for i in range(start + 2, len(tokens)) if tokens[i].kind in (LPAR, RPAR)), None)
+        if end is None or tokens[end].kind == LPAR:
             break
         opener, closer = tokens[start], tokens[end]
         diagnostics.append(
