@@ -17,6 +17,7 @@ from plansight.analyses.checks.domain import check_domain
 from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.describe import type_chain
 from plansight.analyses.editing.quick_fixes import fixes_for
 from plansight.analyses.model.pddl import Domain, Problem, TypedName
 from plansight.analyses.model.printer import print_domain, print_problem
@@ -125,6 +126,7 @@ def test_a_type_under_two_parents_is_a_subtype_of_both() -> None:
     vocab = vocabulary(domain)
     assert vocab.is_subtype("crate-area", "surface") and vocab.is_subtype("crate-area", "area")
     assert not vocab.is_subtype("crate", "area")
+    assert type_chain(vocab, "crate-area") == "crate-area < surface and area"
 
 
 def test_type_checks_still_apply_to_a_type_with_two_parents() -> None:

@@ -70,7 +70,8 @@ def action_schema(action: Action) -> str:
 
 
 def type_chain(vocab: Vocabulary, type_name: str) -> str:
-    """``truck < vehicle < physobj < object``; several parents (``either``) are shown together."""
+    """``truck < vehicle < physobj < object``; several parents are shown together: ``(either a b)``
+    as written, or ``a and b`` for a type declared under each (`c - a c - b`)."""
     chain = [type_name]
     seen = {type_name}
     current = type_name
@@ -80,7 +81,9 @@ def type_chain(vocab: Vocabulary, type_name: str) -> str:
             chain.append(OBJECT)
             break
         if parent.is_either:
-            chain.append(type_text(parent))
+            declarations = sum(1 for t in vocab.domain.types if t.name.key == current)
+            both = " and ".join(p.display for p in parent.names)
+            chain.append(type_text(parent) if declarations == 1 else both)
             break
         current = parent.names[0].key
         if current in seen:
