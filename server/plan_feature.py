@@ -466,7 +466,8 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
     if index <= len(simulation.trace):
         state = simulation.state_before(index)
         body = "\n".join(state_lines(state)) or "; (no atom holds)"
-        lines.append(f"State before step {index + 1} ({len(state)} atom{'s' if len(state) != 1 else ''}):"
+        count = len(state.atoms)
+        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}):"
                      f"\n```pddl\n{body}\n```")
     return "\n\n".join(lines)
 

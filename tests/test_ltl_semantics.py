@@ -28,6 +28,7 @@ from plansight.analyses.model.ltl import (
     is_temporal,
 )
 from plansight.analyses.model.pddl import name
+from plansight.analyses.semantics.state import EMPTY, State
 from plansight.analyses.syntax.parse_ltl import parse_ltl
 
 OBJECTS = ("o1", "o2", "o3")
@@ -41,7 +42,7 @@ def holds_on_pair(f: LtlFormula, pair: Pair, env: dict[str, str]) -> bool:
     state, action = pair
     if isinstance(f, LtlAtom):
         ground = (f.name.key, *(env.get(a.key, a.key) for a in f.args))
-        return ground == action if f.name.key in ACTIONS else ground in state
+        return ground == action if f.name.key in ACTIONS else state.holds(ground)
     if isinstance(f, LtlNot):
         return not holds_on_pair(f.operand, pair, env)
     if isinstance(f, LtlAnd):
@@ -106,7 +107,7 @@ GROUND_ACTIONS = [("act", o) for o in OBJECTS] + [("go",)]
 @st.composite
 def trajectories(draw: st.DrawFn) -> list[Pair]:
     length = draw(st.integers(1, 6))
-    states = [frozenset(draw(st.sets(st.sampled_from(GROUND_FACTS), max_size=5))) for _ in range(length)]
+    states = [State.of(draw(st.sets(st.sampled_from(GROUND_FACTS), max_size=5))) for _ in range(length)]
     actions = [draw(st.sampled_from(GROUND_ACTIONS)) for _ in range(length - 1)]
     return [(state, actions[i] if i < length - 1 else None) for i, state in enumerate(states)]
 
@@ -128,8 +129,8 @@ def test_exactly_counts_bits(count: int, bitsets: list[int]) -> None:
 
 # --- worked examples: what a user sees -----------------------------------------------------------
 
-def state(*facts: str) -> frozenset[tuple[str, ...]]:
-    return frozenset(tuple(f.split()) for f in facts)
+def state(*facts: str) -> State:
+    return State.of(tuple(f.split()) for f in facts)
 
 
 # pick-up a, stack a b: three pairs (s0, pick-up a), (s1, stack a b), (s2, None)
@@ -207,9 +208,9 @@ def test_a_10k_step_trajectory_is_evaluated_quickly() -> None:
     import time
 
     # pair i: p(o(i % 3 + 1)) holds and act(o(i % 2 + 1)) is performed; the last pair is empty
-    pairs: list[Pair] = [(frozenset({("p", f"o{i % 3 + 1}")}), ("act", f"o{i % 2 + 1}"))
+    pairs: list[Pair] = [(State.of([("p", f"o{i % 3 + 1}")]), ("act", f"o{i % 2 + 1}"))
                          for i in range(10_000)]
-    pairs.append((frozenset(), None))
+    pairs.append((EMPTY, None))
     stages = "p(o3) then act(o2) then exists x. (p(x) and act(x)) then not (p(o1) then p(o2))"
     started = time.monotonic()
     # p(o3) at pair 2, act(o2) at 3, p(o1) and act(o1) together at 6; a one-pair rest has no split, so

@@ -10,6 +10,7 @@ from plansight.analyses.plans.report import (
     state_lines,
     summary_line,
 )
+from plansight.analyses.semantics.state import EMPTY, State
 
 
 def test_effects_list_additions_then_deletions_in_the_order_given() -> None:
@@ -39,7 +40,7 @@ def test_a_step_that_changed_nothing_says_so() -> None:
 
 
 def test_states_are_sorted_and_grouped_by_predicate() -> None:
-    state = {("on-table", "b"), ("clear", "b"), ("on", "a", "b"), ("clear", "a"), ("handempty",)}
+    state = State.of([("on-table", "b"), ("clear", "b"), ("on", "a", "b"), ("clear", "a"), ("handempty",)])
     assert state_groups(state) == [
         ("clear", ["(clear a)", "(clear b)"]),
         ("handempty", ["(handempty)"]),
@@ -48,7 +49,7 @@ def test_states_are_sorted_and_grouped_by_predicate() -> None:
     ]
     assert state_lines(state) == ["(clear a) (clear b)", "(handempty)", "(on a b)", "(on-table b)"]
     assert sorted_atoms(state) == ["(clear a)", "(clear b)", "(handempty)", "(on a b)", "(on-table b)"]
-    assert state_lines(set()) == []
+    assert state_lines(EMPTY) == []
 
 
 def test_summary_of_a_valid_plan_is_one_word() -> None:

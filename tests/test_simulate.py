@@ -10,6 +10,7 @@ import pytest
 
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.simulate import CHECKPOINT_EVERY, Simulation, simulate, unparsed_lines
+from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import GroundAction, World, format_atom
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -72,8 +73,8 @@ def run(steps: list[str], domain: str = BLOCKS, problem: str = EXAMPLE) -> Simul
     return simulate(*pair(domain, problem), plan_of(steps))
 
 
-def atoms(*texts: str) -> frozenset[tuple[str, ...]]:
-    return frozenset(tuple(t.strip("()").split()) for t in texts)
+def atoms(*texts: str) -> State:
+    return State.of(tuple(t.strip("()").split()) for t in texts)
 
 
 # --- semantics ------------------------------------------------------------------------------------
@@ -116,16 +117,16 @@ def test_typing_constants_equality_or_imply_quantifiers_and_conditional_effects(
     assert world.precondition_holds("sweep", [], s0)  # forall ball exists room
     # conditional effects read the state before the step: switching toggles, it does not flicker
     s1 = world.apply("switch", ["r1"], s0)
-    assert ("lit", "r1") not in s1
-    assert ("lit", "r1") in world.apply("switch", ["r1"], s1)
+    assert not s1.holds(("lit", "r1"))
+    assert world.apply("switch", ["r1"], s1).holds(("lit", "r1"))
     # forall effect with a condition: only the ball in the destination is seen
     s2 = world.apply("move", ["r1", "r2"], s0)
-    assert ("seen", "b2") in s2 and ("seen", "b1") not in s2
+    assert s2.holds(("seen", "b2")) and not s2.holds(("seen", "b1"))
     # or: pick needs light or the alarm
     assert not world.precondition_holds("pick", ["b1", "r1"], s1)
-    assert world.precondition_holds("pick", ["b1", "r1"], s0 | {("alarm",)} - {("lit", "r1")})
+    assert world.precondition_holds("pick", ["b1", "r1"], s0.apply([("alarm",)], [("lit", "r1")]))
     # imply: with the alarm on, switching needs the robot in the room
-    alarmed = s0 | {("alarm",)}
+    alarmed = s0.apply([("alarm",)], [])
     assert world.precondition_holds("switch", ["r1"], alarmed)
     assert not world.precondition_holds("switch", ["r2"], alarmed)
 
@@ -186,7 +187,7 @@ def test_valid_plan_trace_and_goals() -> None:
     result = run(GT)
     assert (result.lea, result.executable, result.valid, result.failure) == (6, True, True, None)
     assert result.trace[0].added == (("holding", "b"), ("clear", "c"))
-    assert set(result.trace[0].deleted) == atoms("(on b c)", "(clear b)", "(handempty)")
+    assert set(result.trace[0].deleted) == atoms("(on b c)", "(clear b)", "(handempty)").atoms
     assert result.goals.satisfied == ("(on a c)", "(on c b)") and result.goals.fraction == 1.0
 
 

@@ -67,7 +67,7 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget,
             raise Interrupted(f"interrupted after {len(seen):,} states")
         state = frontier.popleft()
         if world.holds(goal, state):
-            closure = state if closure is None else closure & state
+            closure = state.atoms if closure is None else closure & state.atoms
         for action in world.applicable(state):
             after = world.apply(action.name, action.args, state)
             if after not in seen:

@@ -33,7 +33,7 @@ from plansight.analyses.model.ltl import (
     is_temporal,
 )
 from plansight.analyses.model.pddl import Name
-from plansight.analyses.semantics.world import GroundAtom, State
+from plansight.analyses.semantics.state import GroundAtom, State
 
 Pair = tuple[State, GroundAtom | None]
 """A state and the action taken in it (``("stack", "a", "b")``, lower-cased keys like a state atom)."""
@@ -121,7 +121,7 @@ class _Evaluator:
         self.action_bits: dict[GroundAtom, int] = {}
         for k, (state, action) in enumerate(trajectory):
             bit = 1 << k
-            for atom in state:
+            for atom in state.atoms:
                 self.state_bits[atom] = self.state_bits.get(atom, 0) | bit
             if action is not None:
                 self.action_bits[action] = self.action_bits.get(action, 0) | bit

@@ -13,7 +13,8 @@ from plansight.analyses.model.pddl import Domain, PlanStep, Problem, name
 from plansight.analyses.plans.metrics import Action, Evaluation, Validity, evaluate
 from plansight.analyses.plans.simulate import Simulation, simulate
 from plansight.analyses.plans.word_similarity import SimilarityVersion
-from plansight.analyses.semantics.world import State, World
+from plansight.analyses.semantics.state import State
+from plansight.analyses.semantics.world import World
 
 
 def steps_of(actions: Sequence[Action]) -> tuple[PlanStep, ...]:

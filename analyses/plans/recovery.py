@@ -20,7 +20,7 @@ import sys
 import tempfile
 import threading
 import time
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
@@ -29,7 +29,8 @@ from plansight.analyses.model.pddl import Atom, Domain, Problem, name
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
-from plansight.analyses.semantics.world import GroundAtom, World
+from plansight.analyses.semantics.state import State
+from plansight.analyses.semantics.world import World
 
 log = logging.getLogger(__name__)
 
@@ -214,9 +215,9 @@ def solve(
     return solve_text(print_domain(domain), print_problem(problem), budget, cancel)
 
 
-def with_initial_state(problem: Problem, state: Iterable[GroundAtom]) -> Problem:
+def with_initial_state(problem: Problem, state: State) -> Problem:
     """The same problem starting from `state` (the atoms that hold; everything else is false)."""
-    atoms = tuple(Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:])) for atom in sorted(state))
+    atoms = tuple(Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:])) for atom in sorted(state.atoms))
     return dataclasses.replace(problem, init=atoms)
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
+from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import GroundAtom, format_atom
 
 EFFECTS_WIDTH = 60
@@ -42,21 +43,21 @@ def effects_line(added: Sequence[GroundAtom], deleted: Sequence[GroundAtom],
     return " ".join(shown)
 
 
-def state_groups(state: Iterable[GroundAtom]) -> list[tuple[str, list[str]]]:
+def state_groups(state: State) -> list[tuple[str, list[str]]]:
     """The atoms of a state sorted and grouped by predicate: ``[("clear", ["(clear a)", ...]), ...]``."""
-    ordered = sorted(state)
+    ordered = sorted(state.atoms)
     return [(predicate, [format_atom(atom) for atom in atoms])
             for predicate, atoms in groupby(ordered, key=lambda atom: atom[0])]
 
 
-def state_lines(state: Iterable[GroundAtom]) -> list[str]:
+def state_lines(state: State) -> list[str]:
     """One line per predicate, its atoms side by side: a 40-atom state stays readable at a glance."""
     return [" ".join(atoms) for _predicate, atoms in state_groups(state)]
 
 
-def sorted_atoms(state: Iterable[GroundAtom]) -> list[str]:
+def sorted_atoms(state: State) -> list[str]:
     """The atoms of a state as PDDL text, in a stable order (predicate, then arguments)."""
-    return [format_atom(atom) for atom in sorted(state)]
+    return [format_atom(atom) for atom in sorted(state.atoms)]
 
 
 def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_satisfied: int,

@@ -22,7 +22,8 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
-from plansight.analyses.semantics.world import GroundAtom, State, StateLike, Unmet, World, format_atom
+from plansight.analyses.semantics.state import EMPTY, State
+from plansight.analyses.semantics.world import GroundAtom, Unmet, World, format_atom
 
 CHECKPOINT_EVERY = 256
 
@@ -118,7 +119,7 @@ class Simulation:
     redundant: tuple[int, ...] = ()
     skipped_reason: str | None = None
     world: World | None = None
-    initial: State = frozenset()
+    initial: State = EMPTY
     _checkpoints: tuple[State, ...] = field(default=(), repr=False)
 
     @property
@@ -151,11 +152,12 @@ class Simulation:
         if not 0 <= index <= len(self.trace):
             raise IndexError(index)
         checkpoint = index // CHECKPOINT_EVERY
-        state = set(self._checkpoints[checkpoint] if self._checkpoints else self.initial)
+        start = self._checkpoints[checkpoint] if self._checkpoints else self.initial
+        state = set(start.atoms)
         for step in self.trace[checkpoint * CHECKPOINT_EVERY:index]:
             state.difference_update(step.deleted)
             state.update(step.added)
-        return frozenset(state)
+        return State(frozenset(state), start.values)
 
     def state_after(self, index: int) -> State:
         """The state after step ``index`` (0-based), i.e. before the next one."""
@@ -168,12 +170,13 @@ class Simulation:
 
     def states(self) -> Iterator[State]:
         """s0, s1, ... s_lea: the initial state and the state after each executed step."""
-        state = set(self.initial)
-        yield frozenset(state)
+        values = self.initial.values
+        state = set(self.initial.atoms)
+        yield self.initial
         for step in self.trace:
             state.difference_update(step.deleted)
             state.update(step.added)
-            yield frozenset(state)
+            yield State(frozenset(state), values)
 
 
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
@@ -237,13 +240,14 @@ class _Simulator:
         self.redundant: list[int] = []
 
     def run(self) -> Simulation:
-        state: set[GroundAtom] = set(self.initial)
+        state: set[GroundAtom] = set(self.initial.atoms)  # stepped in place: one copy, not one per step
+        values = self.initial.values
         world = self.world
         failure: Failure | None = None
         trace = self.trace
         for index, step in enumerate(self.steps):
             if index and index % CHECKPOINT_EVERY == 0:
-                self.checkpoints.append(frozenset(state))
+                self.checkpoints.append(State(frozenset(state), values))
             if isinstance(step, Unparsed):
                 failure = Failure(index, step.text, "parse", (), (
                     f"Step {index + 1} `{step.text}` is not an action `(name arg ...)`, so the plan "
@@ -266,11 +270,11 @@ class _Simulator:
             if not added and not deleted:
                 self.redundant.append(index)
             trace.append(TraceStep(index, step, added, deleted))
-        goals = self._goals(state)
+        goals = self._goals(State(frozenset(state), values))
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
                           None, world, self.initial, tuple(self.checkpoints))
 
-    def _goals(self, state: StateLike) -> Goals:
+    def _goals(self, state: State) -> Goals:
         satisfied: list[str] = []
         unsatisfied: list[str] = []
         for formula, text in self.world.goal_literals():
@@ -304,7 +308,7 @@ class _Simulator:
         world = self.world
         compiled = world.action(step.action.key)
         assert compiled is not None
-        unmet = world.unmet(compiled.action.precondition, state, binding)
+        unmet = world.unmet(compiled.action.precondition, State.of(state, self.initial.values), binding)
         missing = tuple(self._history(u, state, index) for u in unmet)
         adds: list[GroundAtom] = []
         compiled.collect(state, binding, adds, [])
@@ -336,7 +340,7 @@ class _Simulator:
         for step in reversed(self.trace):
             current.difference_update(step.added)
             current.update(step.deleted)
-            if self.world.holds(unmet.formula, current, unmet.binding):
+            if self.world.holds(unmet.formula, State.of(current), unmet.binding):
                 return Missing(unmet.text, step.index, True)
         return Missing(unmet.text, None, False)
 

@@ -49,17 +49,16 @@ from plansight.analyses.model.pddl import (
 )
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
+from plansight.analyses.semantics.state import GroundAtom, State
 
-GroundAtom = tuple[str, ...]
-"""``("on", "a", "b")``: the predicate then the arguments, all lower-cased keys."""
-State = frozenset[GroundAtom]
-StateLike = Collection[GroundAtom]
-"""Anything with ``in``: a frozen :data:`State`, or the mutable set a simulation steps forward."""
+Atoms = Collection[GroundAtom]
+"""The raw atoms a compiled check reads: a :class:`State`'s frozenset (taken once, outside the hot
+loop), or the mutable set a simulation steps forward."""
 Binding = Mapping[str, str]
 """Variable key (``?x``) -> object key."""
 
-Check = Callable[[StateLike, Binding], bool]
-Collect = Callable[[StateLike, Binding, list[GroundAtom], list[GroundAtom]], None]
+Check = Callable[[Atoms, Binding], bool]
+Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 """Appends the atoms an effect adds and deletes in a state (conditions read the state before)."""
 
 ACTION_COSTS = frozenset({"total-cost"})
@@ -153,7 +152,7 @@ class GroundStep:
     effects: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] | None
     """(adds, deletes) when they do not depend on the state."""
 
-    def applicable(self, state: StateLike) -> bool:
+    def applicable(self, state: Atoms) -> bool:
         """Whether the step can run in ``state``; a step that could not be grounded never can."""
         if self.compiled is None or self.problem is not None:
             return False
@@ -161,7 +160,7 @@ class GroundStep:
             return self.compiled.precondition(state, self.binding)
         return all(a in state for a in self.positive) and not any(a in state for a in self.negative)
 
-    def changes(self, state: StateLike) -> tuple[Sequence[GroundAtom], Sequence[GroundAtom]]:
+    def changes(self, state: Atoms) -> tuple[Sequence[GroundAtom], Sequence[GroundAtom]]:
         """(adds, deletes) in ``state``."""
         if self.effects is not None:
             return self.effects
@@ -193,7 +192,7 @@ class World:
         for key, action in vocab.actions.items():
             if action.kind == "action":
                 self._actions[key] = self._compile_action(action)
-        self._initial = frozenset(_initial_atoms(problem))
+        self._initial = State(frozenset(_initial_atoms(problem)))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
 
@@ -232,11 +231,11 @@ class World:
         """The problem's initial state."""
         return self._initial
 
-    def holds(self, formula: Formula | None, state: StateLike, binding: Binding | None = None) -> bool:
+    def holds(self, formula: Formula | None, state: State, binding: Binding | None = None) -> bool:
         """Whether ``formula`` holds in ``state`` with its free variables bound by ``binding``."""
         if formula is None:
             return True
-        return self._check(formula)(state, binding or {})
+        return self._check(formula)(state.atoms, binding or {})
 
     def _check(self, formula: Formula) -> Check:
         cached = self._checks.get(id(formula))
@@ -249,16 +248,16 @@ class World:
         """The goal's top-level conjuncts, each with its text as written: ``(on a b)``."""
         return [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)]
 
-    def unmet(self, formula: Formula | None, state: StateLike, binding: Binding | None = None) -> list[Unmet]:
+    def unmet(self, formula: Formula | None, state: State, binding: Binding | None = None) -> list[Unmet]:
         """Why ``formula`` is false in ``state``: the failing literals of its conjunctions (the first
         failing instance of a ``forall``), each ground; other shapes (``or``, ``exists``) as a whole.
         Empty when the formula holds."""
         out: list[Unmet] = []
         if formula is not None:
-            self._unmet(formula, state, dict(binding or {}), out)
+            self._unmet(formula, state.atoms, dict(binding or {}), out)
         return out
 
-    def _unmet(self, formula: Formula, state: StateLike, binding: dict[str, str], out: list[Unmet]) -> None:
+    def _unmet(self, formula: Formula, state: Atoms, binding: dict[str, str], out: list[Unmet]) -> None:
         if self._check(formula)(state, binding):
             return
         if isinstance(formula, And):
@@ -348,27 +347,27 @@ class World:
         compiled = self._actions[name.lower()]
         return dict(zip(compiled.parameters, (a.lower() for a in args), strict=True))
 
-    def precondition_holds(self, name: str, args: Sequence[str], state: StateLike) -> bool:
+    def precondition_holds(self, name: str, args: Sequence[str], state: State) -> bool:
         """Whether action ``name`` with ``args`` is applicable in ``state``."""
         compiled = self._actions[name.lower()]
-        return compiled.precondition(state, self.binding(name, args))
+        return compiled.precondition(state.atoms, self.binding(name, args))
 
     def effects(self, name: str, args: Sequence[str],
-                state: StateLike) -> tuple[list[GroundAtom], list[GroundAtom]]:
+                state: State) -> tuple[list[GroundAtom], list[GroundAtom]]:
         """The (adds, deletes) of the ground action in ``state``; conditions read ``state``."""
         compiled = self._actions[name.lower()]
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        compiled.collect(state, self.binding(name, args), adds, deletes)
+        compiled.collect(state.atoms, self.binding(name, args), adds, deletes)
         return adds, deletes
 
-    def apply(self, action_name: str, args: Sequence[str], state: StateLike) -> State:
+    def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
         The precondition is not checked: that is :meth:`precondition_holds`."""
-        adds, deletes = self.ground(action_name, args).changes(state)
-        return frozenset(state).difference(deletes).union(adds)
+        adds, deletes = self.ground(action_name, args).changes(state.atoms)
+        return state.apply(adds, deletes)
 
-    def applicable(self, state: StateLike) -> Iterator[GroundAction]:
+    def applicable(self, state: State) -> Iterator[GroundAction]:
         """Every ground action whose precondition holds in ``state``.
 
         Bindings are built by joining the precondition's top-level positive atoms with the state's
@@ -376,15 +375,16 @@ class World:
         remaining parameters range over the objects of their types, then the whole precondition is
         checked.
         """
+        atoms = state.atoms
         by_predicate: dict[str, list[GroundAtom]] = {}
-        for atom in state:
+        for atom in atoms:
             by_predicate.setdefault(atom[0], []).append(atom)
         for compiled in self._actions.values():
-            for binding in self._joined(compiled, state, by_predicate):
-                if compiled.precondition(state, binding):
+            for binding in self._joined(compiled, atoms, by_predicate):
+                if compiled.precondition(atoms, binding):
                     yield GroundAction(compiled.name, tuple(binding[p] for p in compiled.parameters))
 
-    def _joined(self, compiled: CompiledAction, state: StateLike,
+    def _joined(self, compiled: CompiledAction, state: Atoms,
                 by_predicate: Mapping[str, list[GroundAtom]]) -> Iterator[dict[str, str]]:
         fitting = self._fitting.get(compiled.name)
         if fitting is None:
@@ -484,7 +484,7 @@ class World:
             names, pools = self._quantified(formula.variables)
             every = formula.quantifier == "forall"
 
-            def quantified(s: StateLike, b: Binding) -> bool:
+            def quantified(s: Atoms, b: Binding) -> bool:
                 inner = dict(b)
                 for values in itertools.product(*pools):
                     inner.update(zip(names, values, strict=True))
@@ -516,7 +516,7 @@ class World:
                 part for part, f in zip(parts, effect.args, strict=True)
                 if not isinstance(f, Atom) and not (isinstance(f, Not) and isinstance(f.arg, Atom)))
 
-            def collect_all(s: StateLike, b: Binding, adds: list[GroundAtom],
+            def collect_all(s: Atoms, b: Binding, adds: list[GroundAtom],
                             deletes: list[GroundAtom]) -> None:
                 for ground in simple_adds:
                     adds.append(ground(b))
@@ -536,7 +536,7 @@ class World:
             condition = self._compile(effect.condition)
             then = self._compile_effect(effect.effect)
 
-            def conditional(s: StateLike, b: Binding, adds: list[GroundAtom],
+            def conditional(s: Atoms, b: Binding, adds: list[GroundAtom],
                             deletes: list[GroundAtom]) -> None:
                 if condition(s, b):
                     then(s, b, adds, deletes)
@@ -546,7 +546,7 @@ class World:
             body = self._compile_effect(effect.body)
             names, pools = self._quantified(effect.variables)
 
-            def every(s: StateLike, b: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
+            def every(s: Atoms, b: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
                 inner = dict(b)
                 for values in itertools.product(*pools):
                     inner.update(zip(names, values, strict=True))
@@ -558,15 +558,15 @@ class World:
         return _no_effect  # action costs (ignored on purpose) or constructs listed in `unsupported`
 
 
-def _always(state: StateLike, binding: Binding) -> bool:
+def _always(state: Atoms, binding: Binding) -> bool:
     return True
 
 
-def _never(state: StateLike, binding: Binding) -> bool:
+def _never(state: Atoms, binding: Binding) -> bool:
     return False
 
 
-def _no_effect(state: StateLike, binding: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
+def _no_effect(state: Atoms, binding: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
     return None
 
 
