@@ -339,3 +339,29 @@ def test_files_that_are_not_problems_are_unparseable(reference: Reference, text:
     verdict = compare_text(reference, "s.pddl", text)
     assert verdict.outcome == "unparseable"
     assert verdict.explanation == f"Your file is not a PDDL problem that can be read: {reason}"
+
+
+def test_each_named_verdict_reads_as_its_outcome_in_reports_and_json() -> None:
+    from plansight.analyses.equivalence.verdict import Verdict
+
+    made = {
+        "equivalent": Verdict.proved_equivalent("identity", "same", "fullySpecify"),
+        "not equivalent": Verdict.not_equivalent("identity", "differs", "rules", "goal", solvable=True),
+        "unsolvable": Verdict.unsolvable("identity", "no goal state", "state search"),
+        "unknown": Verdict.unknown("identity", "budget", "state search", solvable=None),
+        "unparseable": Verdict.unparseable("identity", "not PDDL"),
+        "invalid": Verdict.invalid("placeholder", "does not fit"),
+    }
+    assert {outcome: verdict.outcome for outcome, verdict in made.items()} == {o: o for o in made}
+    triples = {o: tuple(v.as_json("c.pddl")[k] for k in ("parseable", "solvable", "equivalent"))
+               for o, v in made.items()}
+    assert triples == {
+        "equivalent": (True, True, True),
+        "not equivalent": (True, True, False),
+        "unsolvable": (True, False, False),
+        "unknown": (True, None, None),
+        "unparseable": (False, False, False),
+        "invalid": (True, False, False),
+    }
+    broken = Verdict.invalid_reference("identity", "the reference has errors")
+    assert (broken.outcome, broken.solvable, broken.equivalent) == ("invalid", None, None)

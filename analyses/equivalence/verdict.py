@@ -73,6 +73,49 @@ class Verdict:
     adds: tuple[str, ...] = ()
     matching: tuple[tuple[str, str], ...] = ()
 
+    # One constructor per outcome, so a site says which verdict it gives instead of spelling out the
+    # (parseable, solvable, equivalent) triple. `equivalent` is a field, hence `proved_equivalent`.
+
+    @classmethod
+    def proved_equivalent(cls, mode: Mode, explanation: str, method: str, *,
+                          solvable: bool | None = True) -> Verdict:
+        """``solvable`` is None when the goal was matched as written and the reference's search
+        ran out of budget: equal problems, solvability unknown."""
+        return cls(True, solvable, True, mode, explanation, method)
+
+    @classmethod
+    def not_equivalent(cls, mode: Mode, explanation: str, method: str, where: Where, *,
+                       solvable: bool | None, lacks: tuple[str, ...] = (), adds: tuple[str, ...] = (),
+                       matching: tuple[tuple[str, str], ...] = ()) -> Verdict:
+        """A difference was found; ``solvable`` is the candidate's solvability when known (False
+        reads as the outcome "unsolvable": prefer :meth:`unsolvable` when that is the reason)."""
+        return cls(True, solvable, False, mode, explanation, method, where, lacks, adds, matching)
+
+    @classmethod
+    def unsolvable(cls, mode: Mode, explanation: str, method: str, where: Where = "goal") -> Verdict:
+        """No reachable state satisfies the candidate's goal, so it cannot equal a solvable reference."""
+        return cls(True, False, False, mode, explanation, method, where)
+
+    @classmethod
+    def unknown(cls, mode: Mode, explanation: str, method: str, where: Where = "goal", *,
+                solvable: bool | None) -> Verdict:
+        """The budget ran out before an answer: never a guess."""
+        return cls(True, solvable, None, mode, explanation, method, where)
+
+    @classmethod
+    def unparseable(cls, mode: Mode, explanation: str) -> Verdict:
+        return cls(False, False, False, mode, explanation, "rejected", "file")
+
+    @classmethod
+    def invalid(cls, mode: Mode, explanation: str) -> Verdict:
+        """The candidate parses but does not fit the domain (undeclared names, wrong arities...)."""
+        return cls(True, False, False, mode, explanation, "rejected", "file")
+
+    @classmethod
+    def invalid_reference(cls, mode: Mode, explanation: str) -> Verdict:
+        """The reference itself has errors: nothing about the candidate is known."""
+        return cls(True, None, None, mode, explanation, "rejected", "file")
+
     @property
     def outcome(self) -> str:
         """One word a grade sheet shows: unparseable, invalid (does not fit the domain), unsolvable,
@@ -191,41 +234,31 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool,
              cancelled: Cancelled | None) -> Verdict:
     mode: Mode = "placeholder" if placeholder else "identity"
     if reference.errors:
-        return Verdict(
-            True,
-            None,
-            None,
+        return Verdict.invalid_reference(
             mode,
             "The reference problem itself has errors, so nothing can be "
             "compared with it: " + " ".join(reference.errors[:3]),
-            "rejected",
-            "file",
         )
     problems = _errors(candidate, reference.domain)
     if problems:
-        return Verdict(
-            True,
-            False,
-            False,
+        return Verdict.invalid(
             mode,
             "Your problem does not fit the domain, so it cannot describe "
             "the reference task: " + " ".join(problems[:3]),
-            "rejected",
-            "file",
         )
     task = ground_task(candidate, reference.domain)
     ref = reference.task
     count = _object_difference(task, ref)
     if count:
         solvable = _solvable_by_rules(reference.domain, task)
-        return Verdict(True, solvable, False, mode, count, "easy case: object counts", "objects")
+        return Verdict.not_equivalent(mode, count, "easy case: object counts", "objects", solvable=solvable)
     init_graph = scene_graph(task, task.init, INIT)
     if not isomorphic(init_graph, reference.init_graph):
         lacks, adds, text = _init_difference(task, ref)
         solvable = _solvable_by_rules(reference.domain, task)
-        return Verdict(
-            True, solvable, False, mode, text, "easy case: initial states not isomorphic", "init", lacks, adds
-        )
+        return Verdict.not_equivalent(
+            mode, text, "easy case: initial states not isomorphic", "init", solvable=solvable, lacks=lacks,
+            adds=adds)
     written, reference_written = _written_graph(task), reference.written_graph
     if (
         written is not None
@@ -234,70 +267,48 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool,
         and reference.completion(cancelled).reachable is not False
     ):
         solvable = reference.completion(cancelled).reachable
-        return Verdict(
-            True,
-            solvable,
-            True,
+        return Verdict.proved_equivalent(
             mode,
             "Equivalent: your problem is the reference up to the names of its objects.",
             "easy case: isomorphic as written",
+            solvable=solvable,
         )
     mine = _complete(reference.domain, candidate, task, reference.budget, cancelled)
     if mine.reachable is False:
-        return Verdict(
-            True,
-            False,
-            False,
-            mode,
-            f"No reachable state satisfies your goal: {mine.reason}.",
-            mine.method,
-            "goal",
-        )
+        return Verdict.unsolvable(
+            mode, f"No reachable state satisfies your goal: {mine.reason}.", mine.method)
     theirs = reference.completion(cancelled)
     if mine.closure is None:
         proved, planner = _planner_solvable(reference, candidate)
         if proved is False:
-            return Verdict(
-                True,
-                False,
-                False,
+            return Verdict.unsolvable(
                 mode,
                 "No reachable state satisfies your goal (the planner proved it unsolvable).",
                 f"{mine.method}; {planner}",
-                "goal",
             )
-        return Verdict(
-            True,
-            proved,
-            None,
+        return Verdict.unknown(
             mode,
             f"Unknown: {mine.reason}.",
             f"{mine.method}; {planner}" if planner else mine.method,
-            "goal",
+            solvable=proved,
         )
     if theirs.reachable is False:
-        return Verdict(
-            True,
-            True,
-            False,
+        return Verdict.not_equivalent(
             mode,
             "The reference problem has no reachable goal state "
             f"({theirs.reason}), so no solvable problem is equivalent to it.",
             theirs.method,
             "goal",
+            solvable=True,
         )
     if theirs.closure is None:
-        return Verdict(
-            True, True, None, mode, f"Unknown: for the reference, {theirs.reason}.", theirs.method, "goal"
-        )
+        return Verdict.unknown(
+            mode, f"Unknown: for the reference, {theirs.reason}.", theirs.method, solvable=True)
     method = mine.method if mine.method == theirs.method else f"{mine.method}; reference: {theirs.method}"
     mine_graph = scene_graph(task, mine.closure, GOAL) if placeholder else problem_graph(task, mine.closure)
     same = isomorphic(mine_graph, reference.closure_graph(placeholder))
     if same:
-        return Verdict(
-            True,
-            True,
-            True,
+        return Verdict.proved_equivalent(
             mode,
             "Equivalent: after completing both goals with what must hold "
             "anyway, they are the same up to the names of the objects.",
@@ -306,17 +317,15 @@ def _compare(reference: Reference, candidate: Problem, placeholder: bool,
     lacks, adds, matching = _goal_difference(
         task, ref, init_graph, reference.init_graph, mine.closure, theirs.closure
     )
-    return Verdict(
-        True,
-        True,
-        False,
+    return Verdict.not_equivalent(
         mode,
         _goal_message(task, ref, lacks, adds, matching, placeholder),
         method,
         "goal",
-        lacks,
-        adds,
-        tuple(sorted(matching.items())),
+        solvable=True,
+        lacks=lacks,
+        adds=adds,
+        matching=tuple(sorted(matching.items())),
     )
 
 
@@ -359,14 +368,9 @@ def compare_text(reference: Reference, path: str, text: str, placeholder: bool =
 
 def unparseable(reason: str, placeholder: bool = False) -> Verdict:
     """The verdict for a file that cannot be read as a problem, with ``reason`` shown to the student."""
-    return Verdict(
-        False,
-        False,
-        False,
+    return Verdict.unparseable(
         "placeholder" if placeholder else "identity",
         f"Your file is not a PDDL problem that can be read: {reason}",
-        "rejected",
-        "file",
     )
 
 
