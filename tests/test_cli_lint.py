@@ -329,3 +329,16 @@ def test_a_file_that_is_not_pddl_is_named_and_skipped(tmp_path: Path) -> None:
     write(tmp_path / "notes.pddl", DOMAIN)  # the same file, as PDDL, is checked (and clean)
     status, report = run_json("notes.pddl", cwd=tmp_path)
     assert status == 0 and report["files"][0]["kind"] == "domain" and report["files"][0]["diagnostics"] == []
+
+
+def test_a_plan_whose_comment_quotes_a_problem_header_is_linted_as_a_plan(tmp_path: Path) -> None:
+    write(tmp_path / "domain.pddl", DOMAIN)
+    write(tmp_path / "p1.pddl", PROBLEM)
+    write(tmp_path / "p1.plan", "; a plan for (define (problem p1) (:domain blocks) ...)\n(pick-up a)\n")
+
+    status, document = run_json(".", cwd=tmp_path)
+
+    [plan] = [f for f in document["files"] if f["path"] == "p1.plan"]
+    assert plan["kind"] == "plan"
+    assert codes(document, "p1.plan") == [], plan["diagnostics"]
+    assert status == 0

@@ -5,7 +5,6 @@ This is the one entry point the CLI and the server use to turn (path, text) into
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from pathlib import PurePath
 from typing import Literal
@@ -14,6 +13,7 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlGoal
 from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.syntax.lexical import directive_comments, sniff_kind, without_comments
 from plansight.analyses.syntax.parse_ltl import parse_ltl
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -22,13 +22,6 @@ FileKind = Literal["domain", "problem", "plan", "ltl", "unknown"]
 PLAN_SUFFIXES = frozenset({".plan", ".soln", ".sol", ".txt"})
 LTL_SUFFIXES = frozenset({".ltl"})
 PDDL_SUFFIXES = frozenset({".pddl"})
-
-_DEFINE = re.compile(r"\(\s*define\s*\(\s*(domain|problem)\b", re.IGNORECASE)
-_DIRECTIVE = re.compile(
-    r"^[ \t]*;+[ \t]*@(domain|problem|reference-plan|reference|plan|equivalence)"
-    r"[ \t]+(\S[^\r\n]*?)[ \t]*\r?$",
-    re.IGNORECASE | re.MULTILINE,
-)
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,18 +67,19 @@ class ParsedDocument:
 
 
 def detect_kind(path: str, text: str) -> FileKind:
-    """Plans and LTL goals by extension; domains and problems by their ``(define (domain|problem`` header."""
+    """Plans and LTL goals by extension; domains and problems by their ``(define (domain|problem``
+    header (one in a comment does not count: a plan that quotes its problem stays a plan)."""
     suffix = PurePath(path).suffix.lower()
     if suffix in LTL_SUFFIXES:
         return "ltl"
-    match = _DEFINE.search(text, 0, 1 << 16)
-    if match is not None:
-        return "domain" if match.group(1).lower() == "domain" else "problem"
+    kind = sniff_kind(text)
+    if kind is not None:
+        return kind
     if suffix in PLAN_SUFFIXES:
         return "plan"
     if suffix in PDDL_SUFFIXES:
         # an unfinished file: guess from what is there so the user still gets syntax errors
-        lowered = text[:4096].lower()
+        lowered = without_comments(text[:4096]).lower()
         if ":init" in lowered or ":objects" in lowered or ":goal" in lowered:
             return "problem"
         return "domain"
@@ -94,17 +88,7 @@ def detect_kind(path: str, text: str) -> FileKind:
 
 def directives(text: str) -> tuple[Directive, ...]:
     """Directive comments; only comment lines at the top count, before the first form."""
-    first_form = _first_code_offset(text)
-    found = []
-    for m in _DIRECTIVE.finditer(text, 0, first_form):
-        found.append(Directive(m.group(1).lower(), m.group(2), Span(m.start(2), m.end(2))))
-    return tuple(found)
-
-
-def _first_code_offset(text: str) -> int:
-    for m in re.finditer(r"^[ \t]*([^;\s])", text, re.MULTILINE):
-        return m.start(1)
-    return len(text)
+    return tuple(Directive(key, value, span) for key, value, span in directive_comments(text))
 
 
 def parse_document(path: str, text: str) -> ParsedDocument:

@@ -20,6 +20,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.equivalence.verdict import Budget, Cancelled, Reference, Verdict, compare
 from plansight.analyses.model.pddl import Problem
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.lexical import first_line_span
 from plansight.analyses.workspace.association import Association
 from plansight.analyses.workspace.references import find_reference
 
@@ -199,6 +200,4 @@ def _place(problem: Problem, where: str, text: str) -> Span:
             return section.span
     if problem.name.span.end > problem.name.span.start:
         return problem.name.span
-    from plansight.analyses.syntax.lexical import first_line_span
-
     return first_line_span(text)
