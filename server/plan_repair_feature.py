@@ -23,6 +23,7 @@ from lsprotocol import types
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.metrics import action_text, actions_of
+from plansight.analyses.syntax.lexical import is_comment_line
 from plansight.server.command_arguments import argument_of, command_context
 from plansight.server.commands import REPAIR_PLAN, RepairPlanResult
 from plansight.server.context import DocumentContext
@@ -46,7 +47,7 @@ def header_end(text: str) -> int:
     offset = 0
     for line in text.splitlines(keepends=True):
         stripped = line.strip()
-        if stripped and not stripped.startswith(";"):
+        if stripped and not is_comment_line(stripped):
             break
         offset += len(line)
     return offset

@@ -18,6 +18,7 @@ from lsprotocol import types
 from pygls.exceptions import JsonRpcException
 
 from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolKind
+from plansight.analyses.syntax.lexical import STRICT_NAME, WORD_CHAR
 from plansight.server.convert import path_to_uri
 from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import SymbolRequest, index_of, references, run_on_context
@@ -28,7 +29,7 @@ if TYPE_CHECKING:
 _T = TypeVar("_T")
 REQUEST_FAILED = -32803  # LSP's RequestFailed: the client shows the message
 _BREAKS = frozenset(" \t\r\n();")
-_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_\-]*\Z")
+_NAME = re.compile(STRICT_NAME + r"\Z")
 RESERVED = frozenset({"and", "or", "not", "imply", "exists", "forall", "when", "either", "object", "number",
                       "define", "domain", "problem", "at", "over", "increase", "decrease", "assign",
                       "scale-up", "scale-down", "preference", "always", "sometime", "within", "minimize",
@@ -87,7 +88,7 @@ def _renamable(request: SymbolRequest, position: types.Position) -> Occurrence |
         start = offset
         while start > 0 and context.text[start - 1] not in _BREAKS:
             start -= 1
-        word = re.match(r"[^\s();]*", context.text[start:])
+        word = re.match(WORD_CHAR + "*", context.text[start:])
         shown = f"`{word.group()}`" if word and word.group() else "this"
         return Refusal(f"{shown} is not a name that can be renamed (keywords and punctuation cannot).")
     if occurrence.kind == "requirement":

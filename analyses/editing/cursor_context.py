@@ -13,10 +13,11 @@ import re
 from dataclasses import dataclass
 
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.syntax.lexical import COMMENT, WORD, WORD_CHAR, WORD_RE, in_comment
 
-_PARENS = re.compile(r";[^\n]*|[()]")
-_WORD = re.compile(r"[^\s();]+")
-_PREFIX = re.compile(r"[^\s();]*\Z")
+_PARENS = re.compile(COMMENT + r"|[()]")
+_PREFIX = re.compile(WORD_CHAR + r"*\Z")
+_TOKEN = re.compile(COMMENT + r"|[()]|" + WORD)
 LONG_FORM = 4096
 """Characters of a form before the cursor beyond which its top-level words are not re-read one by one."""
 
@@ -81,7 +82,7 @@ def cursor_context(text: str, offset: int) -> CursorContext:
     prefix_match = _PREFIX.search(text, line_start, offset)
     prefix_start = prefix_match.start() if prefix_match else offset
     prefix = text[prefix_start:offset]
-    if _in_comment(text, line_start, offset):
+    if in_comment(text, offset):
         return CursorContext(offset, prefix, Span(prefix_start, offset), (), ())
     stack: list[int] = []  # open parentheses
     children: list[int] = []  # per open form: how many forms it directly contains so far
@@ -102,7 +103,7 @@ def cursor_context(text: str, offset: int) -> CursorContext:
                 last_close[-1] = match.end()
     forms = []
     for start in stack:
-        word = _WORD.match(text, _skip_blanks(text, start + 1, prefix_start))
+        word = WORD_RE.match(text, _skip_blanks(text, start + 1, prefix_start))
         if word is not None and word.end() <= prefix_start:
             forms.append(OpenForm(start, word.group().lower(), Span(word.start(), word.end())))
         else:
@@ -120,10 +121,6 @@ def cursor_context(text: str, offset: int) -> CursorContext:
     return CursorContext(offset, prefix, Span(prefix_start, offset), tuple(forms), words)
 
 
-def _in_comment(text: str, line_start: int, offset: int) -> bool:
-    return ";" in text[line_start:offset]
-
-
 def _skip_blanks(text: str, start: int, end: int) -> int:
     while start < end and text[start].isspace():
         start += 1
@@ -134,7 +131,7 @@ def _words(text: str, start: int, end: int) -> tuple[str, ...]:
     """Top-level words of ``text[start:end]``; a nested form is one word, ``"(...)"``."""
     words: list[str] = []
     depth = 0
-    for match in re.finditer(r";[^\n]*|[()]|[^\s();]+", text[start:end]):
+    for match in _TOKEN.finditer(text, start, end):
         token = match.group()
         if token.startswith(";"):
             continue

@@ -15,6 +15,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Action, Domain, FunctionDecl
 from plansight.analyses.model.printer import print_formula, typed_list
 from plansight.analyses.model.vocabulary import OBJECT, Vocabulary
+from plansight.analyses.syntax.lexical import is_comment_line
 
 _SECTION_PREFIX = re.compile(r"^[\s(]*(?::[\w-]+)?[\s(]*$")
 MAX_CHAIN = 32
@@ -39,7 +40,7 @@ def declaration_comment(text: str, span: Span) -> str:
     while end > 0:
         start = text.rfind("\n", 0, end) + 1
         line = text[start:end].strip()
-        if not line.startswith(";"):
+        if not is_comment_line(line):
             break
         lines.append(_strip_comment(line))
         end = start - 1

@@ -30,6 +30,7 @@ from typing import TYPE_CHECKING
 from plansight.analyses.diagnostics.diagnostic import Severity
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.gc_pause import gc_paused
+from plansight.analyses.syntax.lexical import COMMENT, WORD
 
 if TYPE_CHECKING:  # the layout itself needs no parser: `plansight --help` stays fast
     from plansight.analyses.syntax.documents import ParsedDocument
@@ -39,8 +40,10 @@ logger = logging.getLogger(__name__)
 DEFAULT_INDENT = 2
 DEFAULT_WIDTH = 100
 
-_TOKEN = re.compile(r"(?P<ws>\s+)|(?P<comment>;[^\n]*)|(?P<open>\()|(?P<close>\))|(?P<word>[^\s();]+)")
-_SPACED_TOKEN = re.compile(r"\s*(?:(?P<comment>;[^\n]*)|(?P<open>\()|(?P<close>\))|(?P<word>[^\s();]+))")
+_TOKEN = re.compile(
+    r"(?P<ws>\s+)|(?P<comment>" + COMMENT + r")|(?P<open>\()|(?P<close>\))|(?P<word>" + WORD + ")")
+_SPACED_TOKEN = re.compile(
+    r"\s*(?:(?P<comment>" + COMMENT + r")|(?P<open>\()|(?P<close>\))|(?P<word>" + WORD + "))")
 
 _ACTION_HEADS = frozenset((":action", ":durative-action", ":process", ":event"))
 _ALWAYS_BROKEN = _ACTION_HEADS | {"define", ":predicates", ":functions", ":init"}
@@ -97,9 +100,9 @@ class Unbalanced(ValueError):
 
 # A form of names only, on one line: the bulk of a large problem (its init facts and goal atoms). It is
 # read in one regex step; only its one-line text is needed unless it is too long for a line.
-_SIMPLE_FORM = re.compile(r"\([ \t]*([^\s();]+(?:[ \t]+[^\s();]+)*)[ \t]*\)")
+_SIMPLE_FORM = re.compile(r"\([ \t]*(" + WORD + r"(?:[ \t]+" + WORD + r")*)[ \t]*\)")
 # the next such form when it starts on the same or the next line (no blank line, no comment between)
-_NEXT_SIMPLE_FORM = re.compile(r"[ \t]*(?:\r?\n[ \t]*)?(\([ \t]*([^\s();]+(?:[ \t]+[^\s();]+)*)[ \t]*\))")
+_NEXT_SIMPLE_FORM = re.compile(r"[ \t]*(?:\r?\n[ \t]*)?(" + _SIMPLE_FORM.pattern + ")")
 
 
 def read_tree(text: str, start: int = 0, end: int | None = None) -> list[Element]:
@@ -601,8 +604,8 @@ def _range_edit(text: str, span: Span, units: list[tuple[Span, int, int]],
     return TextEdit(Span(start, end), replacement)
 
 
-_SIGNIFICANT = re.compile(r";(?:[^\n]*[^\s])?|[()]|[^\s();]+")
-_COMMENT_SPLIT = re.compile(r"(;[^\n]*)")
+_SIGNIFICANT = re.compile(r";(?:[^\n]*[^\s])?|[()]|" + WORD)
+_COMMENT_SPLIT = re.compile("(" + COMMENT + ")")
 
 
 def _tokens(text: str) -> list[str]:

@@ -32,6 +32,7 @@ from plansight.analyses.model.pddl import (
 )
 from plansight.analyses.model.printer import type_text, typed_list
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.lexical import COMMENT, WORD, in_comment, is_comment_line
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +58,7 @@ class Fix:
 
 # --- text helpers ----------------------------------------------------------------------------------------
 
-_SCAN = re.compile(r";[^\n]*|\(|\)|[^\s();]+")
+_SCAN = re.compile(COMMENT + r"|\(|\)|" + WORD)
 
 
 def _tokens(text: str, start: int) -> Iterator[re.Match[str]]:
@@ -67,7 +68,7 @@ def _tokens(text: str, start: int) -> Iterator[re.Match[str]]:
 def form_span(text: str, inside: int) -> Span | None:
     """The ``( ... )`` whose opening parenthesis is the last one before ``inside``, comments aside."""
     opening = text.rfind("(", 0, inside)
-    while opening >= 0 and ";" in text[text.rfind("\n", 0, opening) + 1:opening]:
+    while opening >= 0 and in_comment(text, opening):
         opening = text.rfind("(", 0, opening)  # that `(` was inside a comment
     if opening < 0:
         return None
@@ -460,7 +461,7 @@ def _stem(path: str) -> str:
 
 def skeletons(document: ParsedDocument, domain: ParsedDocument | None) -> list[Fix]:
     """A domain and a problem to start an empty file from."""
-    if document.text.strip() and not all(line.lstrip().startswith(";") for line in document.text.splitlines()
+    if document.text.strip() and not all(is_comment_line(line) for line in document.text.splitlines()
                                          if line.strip()):
         return []
     end = len(document.text)

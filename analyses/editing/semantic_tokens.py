@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from plansight.analyses.diagnostics.spans import LineIndex, Span
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
 from plansight.analyses.gc_pause import gc_paused
+from plansight.analyses.syntax.lexical import COMMENT_RE
 
 TOKEN_TYPES = ("keyword", "type", "function", "method", "parameter", "variable", "enumMember", "modifier",
                "number", "comment", "property", "namespace")
@@ -45,7 +46,6 @@ _AFTER_TIME = frozenset(("start", "end", "all"))
 _KEYWORD_HEADS = "|".join(sorted(FORM_KEYWORDS, key=len, reverse=True))
 # One pattern per kind, each starting with a literal or a small character set, so the regex engine skips
 # straight to the few candidates of a 1 MB problem instead of trying a lookbehind at every character.
-_COMMENT = re.compile(r";[^\n]*")
 _COLON_WORD = re.compile(r":[A-Za-z][\w\-]*")
 _HEAD = re.compile(r"\([ \t\r\n]*((?i:" + _KEYWORD_HEADS + r"))(?![\w\-])"
                    r"(?:[ \t]+((?i:start|end|all))(?![\w\-]))?")
@@ -60,7 +60,7 @@ Token = tuple[int, int, int, int]
 def lexical_tokens(text: str, start: int = 0, end: int | None = None) -> list[Token]:
     """Keywords, numbers and comments, in text order (comments hide what they contain)."""
     stop = len(text) if end is None else end
-    tokens: list[Token] = [(m.start(), m.end(), COMMENT, 0) for m in _COMMENT.finditer(text, start, stop)]
+    tokens: list[Token] = [(m.start(), m.end(), COMMENT, 0) for m in COMMENT_RE.finditer(text, start, stop)]
     has_comments = bool(tokens)
     tokens.extend((m.start(), m.end(), KEYWORD, 0) for m in _COLON_WORD.finditer(text, start, stop)
                   if m.start() == 0 or text[m.start() - 1] not in _NAME_CHARACTERS)

@@ -24,6 +24,7 @@ from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.semantics.state import EMPTY, State
 from plansight.analyses.semantics.world import GroundAtom, Unmet, World, format_atom
+from plansight.analyses.syntax.lexical import without_comment
 
 CHECKPOINT_EVERY = 256
 
@@ -210,7 +211,7 @@ def unparsed_lines(text: str, plan: Plan, diagnostics: Sequence[Diagnostic]) -> 
         end = text.find("\n", start)
         end = len(text) if end < 0 else end
         line = text[start:end]
-        content = line.split(";", 1)[0].rstrip()
+        content = without_comment(line).rstrip()
         stripped = len(line) - len(line.lstrip())
         if content.strip():
             bad[start] = Unparsed(content.strip(), Span(start + stripped, start + len(content)))

@@ -13,6 +13,8 @@ from collections.abc import Callable
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Atom, Name
+from plansight.analyses.syntax.lexical import COMMENT, NAME_END, STRICT_NAME
+from plansight.analyses.syntax.lexical import NAME as _NAME
 
 # Raw token kinds. The driver maps WORD and COLON_WORD to grammar terminals.
 LPAR, RPAR, WORD, COLON_WORD, VARIABLE, NUMBER, OP, DASH, HASH_T, FACTS, BAD = (
@@ -94,10 +96,9 @@ class Token:
         return Name(self.text.lower(), self.text, Span(self.start, self.end))
 
 
-_NAME = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"
 _PDDL_TOKEN = re.compile(
     r"(?P<ws>\s+)"
-    r"|(?P<comment>;[^\n]*)"
+    r"|(?P<comment>" + COMMENT + r")"
     r"|(?P<LPAR>\()"
     r"|(?P<RPAR>\))"
     r"|(?P<VARIABLE>\?" + _NAME + r")"
@@ -115,9 +116,9 @@ _PDDL_TOKEN = re.compile(
 # ends only at a line end: otherwise backtracking would shorten `;(p a)` to `;` and read the
 # commented-out atom as a fact.
 _SIMPLE_ATOM = re.compile(
-    r"(?:\s|;[^\n]*(?![^\n]))*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)\s*\)"
+    r"(?:\s|" + COMMENT + r"(?![^\n]))*\(\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*\)"
 )
-_INIT_KEYWORD = re.compile(r"\s*:init(?![A-Za-z0-9_\-])", re.IGNORECASE)
+_INIT_KEYWORD = re.compile(r"\s*:init" + NAME_END, re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed
 # by one of them is not an atom.
 FORMULA_HEADS = frozenset(
@@ -182,7 +183,7 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
 
 NAMES = "NAMES"
 _FACT_LIST_HEADS = frozenset((":init", "and"))
-_LIST_HEAD = re.compile(r"\s*(:init|and|:objects|:constants)(?![A-Za-z0-9_\-])", re.IGNORECASE)
+_LIST_HEAD = re.compile(r"\s*(:init|and|:objects|:constants)" + NAME_END, re.IGNORECASE)
 
 
 def _extend_names(tokens: list[Token], word: str, start: int, end: int) -> bool:
@@ -308,7 +309,7 @@ def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
 
 _PLAN_TOKEN = re.compile(
     r"(?P<ws>\s+)"
-    r"|(?P<comment>;[^\n]*)"
+    r"|(?P<comment>" + COMMENT + r")"
     r"|(?P<LPAR>\()"
     r"|(?P<RPAR>\))"
     r"|(?P<LBRACK>\[)"

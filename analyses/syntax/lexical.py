@@ -19,7 +19,8 @@ from plansight.analyses.diagnostics.spans import Span
 
 COMMENT = r";[^\n]*"
 """A comment: ``;`` to the end of the line (the newline is not part of it)."""
-WORD = r"[^\s();]+"
+WORD_CHAR = r"[^\s();]"
+WORD = WORD_CHAR + "+"
 """One word: what lies between blanks, parentheses and comments (names, ``?x``, ``:init``, numbers)."""
 NAME = r"[A-Za-z0-9_][A-Za-z0-9_\-]*"
 """What the lexer reads as a name. PDDL's grammar asks for a letter first; digits and ``_`` are
