@@ -104,6 +104,7 @@ class Verdict:
 
     @classmethod
     def unparseable(cls, mode: Mode, explanation: str) -> Verdict:
+        """The file is not a problem that can be read; it counts as neither solvable nor equivalent."""
         return cls(False, False, False, mode, explanation, "rejected", "file")
 
     @classmethod

@@ -69,6 +69,7 @@ class State:
         return State(self.atoms.difference(deletes).union(adds), self.values)
 
     def holds(self, atom: GroundAtom) -> bool:
+        """Whether ``atom`` is true (closed world: an atom not listed is false)."""
         return atom in self.atoms
 
     def value(self, term: GroundTerm) -> Number | None:
