@@ -34,6 +34,7 @@ from plansight.analyses.model.ltl import (
 )
 from plansight.analyses.syntax.lalr import Tables, _can_shift, _Reject, _Run, _syntax_error, build_tables
 from plansight.analyses.syntax.lexer import Token, invalid_characters
+from plansight.analyses.syntax.lexical import COMMENT, NAME
 
 KEYWORDS: dict[str, str] = {
     "then": "THEN",
@@ -61,13 +62,13 @@ _DESCRIPTIONS = {
 # quantifier's `x.` stays a name and a dot.
 _TOKEN = re.compile(
     r"(?P<ws>\s+)"
-    r"|(?P<comment>;[^\n]*)"
+    r"|(?P<comment>" + COMMENT + r")"
     r"|(?P<LPAR>\()"
     r"|(?P<RPAR>\))"
     r"|(?P<COMMA>,)"
     r"|(?P<IMPLIES>=>)"
     r"|(?P<NUMBER>\d+(?![A-Za-z_\-]))"
-    r"|(?P<WORD>[A-Za-z_0-9][A-Za-z0-9_\-]*(?:\.\d+(?![A-Za-z_\-]))?)"
+    r"|(?P<WORD>" + NAME + r"(?:\.\d+(?![A-Za-z_\-]))?)"
     r"|(?P<DOT>\.)"
     r"|(?P<BAD>.)",
     re.DOTALL,
