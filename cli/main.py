@@ -11,6 +11,7 @@ import sys
 from collections.abc import Sequence
 
 from plansight import __version__
+from plansight.batch_gc import collector_off
 from plansight.codes_command import add_codes_parser
 from plansight.equiv_command import add_equiv_parser
 from plansight.evaluate_command import add_evaluate_parser
@@ -55,7 +56,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        return _dispatch(parser, args)
+        if args.command == "serve":  # a long-lived process: the server decides per worker thread
+            return _dispatch(parser, args)
+        with collector_off():
+            return _dispatch(parser, args)
     except BrokenPipeError:
         # the reader went away (`plansight lint . | head`): not an error worth a traceback
         devnull = os.open(os.devnull, os.O_WRONLY)

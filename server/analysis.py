@@ -18,9 +18,10 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.syntax.documents import ParsedDocument, detect_kind
-from plansight.analyses.workspace.lint import Analyzer
+from plansight.analyses.workspace.lint import Analyzer, AnalyzerCaches, AnalyzerOptions
 from plansight.analyses.workspace.references import find_reference
 from plansight.analyses.workspace.sources import FileSource
+from plansight.server.caches import ServerCaches
 from plansight.server.convert import to_lsp_diagnostics
 from plansight.server.documents import DocumentSnapshot, OverlaySource, ParseCache, is_file_path
 from plansight.server.settings import Settings
@@ -60,16 +61,17 @@ class AnalysisOutcome:
 
 
 class CachedAnalyzer(Analyzer):
-    """The core :class:`Analyzer`, parsing through the server's shared :class:`ParseCache`.
+    """The core :class:`Analyzer`, parsing through a server's shared :class:`ParseCache`.
 
     One analyzer is built per analysis (it is cheap) because it is bound to that analysis's overlay
-    of the editor buffers; the parses it needs outlive it in the cache.
+    of the editor buffers and the settings of that moment; what it computes outlives it in the
+    server's caches (``caches.py``).
     """
 
-    def __init__(self, source: FileSource, cache: ParseCache,
-                 domain_globs: tuple[tuple[str, str], ...]) -> None:
-        super().__init__(source, domain_globs, cache_size=0)
-        self._shared = cache
+    def __init__(self, source: FileSource, parses: ParseCache, options: AnalyzerOptions,
+                 caches: AnalyzerCaches | None = None) -> None:
+        super().__init__(source, options, caches if caches is not None else AnalyzerCaches(parses=0))
+        self._shared = parses
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
         """The parse of ``path`` (from ``text`` when given, else as the overlay reads it), shared through the
@@ -82,9 +84,19 @@ class CachedAnalyzer(Analyzer):
         return self._shared.parse(path, text)
 
 
-def analyse(request: AnalysisRequest, cache: ParseCache) -> AnalysisOutcome:
+def analyzer_of(request: AnalysisRequest, caches: ServerCaches) -> CachedAnalyzer:
+    """The analyzer of one request: its buffers, its settings, the server's caches."""
+    settings = request.settings
+    options = AnalyzerOptions(
+        domain_globs=domain_globs_of(request),
+        reference_globs=reference_globs_of_settings(settings, request.workspace_root),
+        equivalence_budget=(settings.equivalence_state_budget, settings.equivalence_time_limit_s))
+    return CachedAnalyzer(request.source, caches.parses, options, caches.analysis)
+
+
+def analyse(request: AnalysisRequest, caches: ServerCaches) -> AnalysisOutcome:
     """Lint one document version and convert its diagnostics; the worker-thread entry point."""
-    snapshot = _snapshot(request, cache)
+    snapshot = _snapshot(request, caches)
     try:
         converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
                                        request.source.read)
@@ -97,7 +109,7 @@ def analyse(request: AnalysisRequest, cache: ParseCache) -> AnalysisOutcome:
     return AnalysisOutcome(snapshot, converted, interrupted)
 
 
-def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
+def _snapshot(request: AnalysisRequest, caches: ServerCaches) -> DocumentSnapshot:
     text, path = request.text, request.path
     limit = request.settings.max_file_chars
     if len(text) > limit:
@@ -111,10 +123,7 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
         return DocumentSnapshot(request.uri, request.version, path, text, detect_kind(path, text), None,
                                 (diagnostic,))
     try:
-        analyzer = CachedAnalyzer(request.source, cache, domain_globs_of(request))
-        settings = request.settings
-        analyzer.reference_globs = reference_globs_of_settings(settings, request.workspace_root)
-        analyzer.equivalence_budget = (settings.equivalence_state_budget, settings.equivalence_time_limit_s)
+        analyzer = analyzer_of(request, caches)
         if request.comparing is not None:
             _announce_reference(analyzer, path, text, request.comparing)
         result = analyzer.lint(path, text=text, cancelled=request.cancelled)
@@ -130,7 +139,7 @@ def _snapshot(request: AnalysisRequest, cache: ParseCache) -> DocumentSnapshot:
 def _announce_reference(analyzer: Analyzer, path: str, text: str, comparing: Callable[[str], None]) -> None:
     parsed = analyzer.parse(path, text)  # cached: the lint that follows reuses it
     if parsed is not None and parsed.kind == "problem":
-        link = find_reference(parsed, analyzer.reference_globs)
+        link = find_reference(parsed, analyzer.options.reference_globs)
         if link is not None:
             comparing(os.path.basename(link.path))
 

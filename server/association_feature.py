@@ -12,13 +12,13 @@ what the diagnostics were computed against.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any
 
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, detect_kind
 from plansight.analyses.syntax.lexical import sniff_header
 from plansight.analyses.workspace.association import Association
+from plansight.analyses.workspace.lint import AnalyzerOptions
 from plansight.analyses.workspace.references import ReferenceLink, find_reference, find_reference_plan
 from plansight.analyses.workspace.sources import DiskSource
 from plansight.server.analysis import (
@@ -30,6 +30,7 @@ from plansight.server.analysis import (
 )
 from plansight.server.commands import ASSOCIATION as ASSOCIATION_CALL
 from plansight.server.commands import AssociationResult, DomainLink, Link
+from plansight.server.context import in_worker
 from plansight.server.convert import encoding_name
 from plansight.server.documents import OverlaySource, ParseCache, uri_to_path
 from plansight.server.feature_contract import ServerFeature
@@ -74,7 +75,7 @@ class AssociationFeature(ServerFeature):
         snapshot = self._store.snapshot(uri)
         parsed = snapshot.parsed if snapshot is not None and snapshot.text is request.text else None
         try:
-            return await asyncio.to_thread(self._compute, request, parsed)
+            return await in_worker(self._server, self._compute, request, parsed)
         except Exception:  # a bug here must not cost the user the rest of the server
             logger.exception("computing the association of %s failed", uri)
             return _result(detect_kind(request.path, request.text))
@@ -98,7 +99,7 @@ class AssociationFeature(ServerFeature):
         kind = detect_kind(request.path, request.text)
         if kind not in ("problem", "plan") or len(request.text) > request.settings.max_file_chars:
             return _result(kind)
-        analyzer = CachedAnalyzer(request.source, self._parses, domain_globs_of(request))
+        analyzer = CachedAnalyzer(request.source, self._parses, AnalyzerOptions(domain_globs_of(request)))
         document = parsed if parsed is not None else analyzer.parse(request.path, request.text)
         if document is None:
             return _result(kind)

@@ -7,12 +7,11 @@ object, so it is read through :func:`argument_of`.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from plansight.analyses.syntax.documents import FileKind
-from plansight.server.context import DocumentContext, build_context, capture_context
+from plansight.server.context import DocumentContext, capture_context, context_in_worker
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -38,7 +37,7 @@ async def command_context(server: PlansightServer, arguments: Sequence[Any], kin
     request = capture_context(server, uri)
     if request is None:
         raise ValueError(f"cannot read {uri}")
-    context = await asyncio.to_thread(build_context, request, server.diagnostics.parses)
+    context = await context_in_worker(server, request)
     if context is None or context.kind != kind:
         raise ValueError(f"{uri} is not {what}")
     return context

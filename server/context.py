@@ -2,9 +2,10 @@
 
 Diagnostics are published from snapshots computed in the background, but a hover, a completion or a
 code lens is asked about the buffer *as it is now*, possibly before that version's analysis ended.
-:func:`document_context` answers from the current text, parsing through the server's shared
-:class:`~plansight.server.documents.ParseCache` (so the text the diagnostics analysed is not parsed
-twice) and linking partners by the same association rules the diagnostics used.
+:func:`build_context` answers from the current text, parsing through the server's caches
+(``caches.py``: the text the diagnostics analysed is not parsed twice) and linking partners by the
+same association rules the diagnostics used. It runs in a worker thread with the collector paused the
+way the server's analyses pause it (``memory.py``).
 """
 
 from __future__ import annotations
@@ -13,15 +14,15 @@ import asyncio
 import logging
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, TypeVar
+from typing import TYPE_CHECKING, ParamSpec, TypeVar
 
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, detect_kind
 from plansight.analyses.workspace.association import Association
 from plansight.analyses.workspace.sources import DiskSource
-from plansight.server.analysis import AnalysisRequest, CachedAnalyzer, domain_globs_of_settings
+from plansight.server.analysis import AnalysisRequest, CachedAnalyzer, analyzer_of
+from plansight.server.caches import ServerCaches
 from plansight.server.convert import RangeMapper, encoding_name
-from plansight.server.documents import OverlaySource, ParseCache, is_file_path, uri_to_path
-from plansight.server.version_cache import VersionCache
+from plansight.server.documents import OverlaySource, is_file_path, uri_to_path
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -30,6 +31,7 @@ if TYPE_CHECKING:
 logger = logging.getLogger(__name__)
 
 _T = TypeVar("_T")
+_P = ParamSpec("_P")
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,6 +56,8 @@ class DocumentContext:
     source: OverlaySource
     analyzer: CachedAnalyzer
     """parses any other file (unsaved buffers win), e.g. a ``; @reference`` target"""
+    caches: ServerCaches
+    """the server's caches, for the answers kept per version (symbol index, tokens, formatting)"""
 
     def read_partner(self, path: str) -> ParsedDocument | None:
         """Parse another file as the editor has it (an unsaved buffer wins over the disk)."""
@@ -79,14 +83,9 @@ def capture_context(server: PlansightServer, uri: str) -> ContextRequest | None:
                           server.workspace_root)
 
 
-_MAPPERS: VersionCache[RangeMapper] = VersionCache(size=8)
-"""line tables per buffer text: building one walks the whole text (~15 ms for 1 MB), every request"""
-
-
-def build_context(request: ContextRequest, parses: ParseCache) -> DocumentContext | None:
-    """Parse and link; safe in a worker thread (it touches only ``request`` and the cache)."""
-    analyzer = CachedAnalyzer(request.source, parses,
-                              domain_globs_of_settings(request.settings, request.workspace_root))
+def build_context(request: ContextRequest, caches: ServerCaches) -> DocumentContext | None:
+    """Parse and link; safe in a worker thread (it touches only ``request`` and the caches)."""
+    analyzer = analyzer_of(request, caches)
     parsed = analyzer.parse(request.path, request.text)
     if parsed is None:
         return None
@@ -102,10 +101,10 @@ def build_context(request: ContextRequest, parses: ParseCache) -> DocumentContex
         uri=request.uri, path=request.path, version=request.version, text=request.text,
         kind=parsed.kind if parsed.kind != "unknown" else detect_kind(request.path, request.text),
         parsed=parsed, domain=domain, problem=problem, association=association,
-        mapper=_MAPPERS.get((request.text,), request.encoding,
-                            lambda: RangeMapper(request.text, request.encoding)),
+        mapper=caches.mappers.get((request.text, request.encoding),
+                                  lambda: RangeMapper(request.text, request.encoding)),
         settings=request.settings,
-        source=request.source, analyzer=analyzer)
+        source=request.source, analyzer=analyzer, caches=caches)
 
 
 async def in_context(server: PlansightServer, uri: str, work: Callable[[DocumentContext], _T]) -> _T | None:
@@ -117,8 +116,29 @@ async def in_context(server: PlansightServer, uri: str, work: Callable[[Document
     if request is None:
         return None
 
+    diagnostics = server.diagnostics
+
     def job() -> _T | None:
-        context = build_context(request, server.diagnostics.parses)
-        return None if context is None else work(context)
+        with diagnostics.gc.paused():
+            context = build_context(request, diagnostics.caches)
+            return None if context is None else work(context)
+
+    return await asyncio.to_thread(job)
+
+
+async def context_in_worker(server: PlansightServer, request: ContextRequest) -> DocumentContext | None:
+    """:func:`build_context` in a worker thread, for a request captured with :func:`capture_context`."""
+    return await in_worker(server, build_context, request, server.diagnostics.caches)
+
+
+async def in_worker(server: PlansightServer, work: Callable[_P, _T],
+                    *args: _P.args, **kwargs: _P.kwargs) -> _T:
+    """``asyncio.to_thread(work, ...)`` with the collector paused the way the server's analyses pause it
+    (``memory.py``): parses, symbol indexes and comparisons allocate many acyclic objects."""
+    gc = server.diagnostics.gc
+
+    def job() -> _T:
+        with gc.paused():
+            return work(*args, **kwargs)
 
     return await asyncio.to_thread(job)

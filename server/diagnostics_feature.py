@@ -36,6 +36,7 @@ from lsprotocol import types
 from plansight.analyses.syntax.documents import detect_kind
 from plansight.analyses.workspace.sources import DiskSource, FileSource
 from plansight.server.analysis import AnalysisOutcome, AnalysisRequest, analyse
+from plansight.server.caches import ServerCaches
 from plansight.server.convert import encoding_name
 from plansight.server.documents import (
     DocumentStore,
@@ -109,7 +110,7 @@ class DiagnosticsFeature(ServerFeature):
         self._schedules: dict[str, _Schedule] = {}
         self._pool: ThreadPoolExecutor | None = None
         self._in_flight: set[Future[AnalysisOutcome]] = set()
-        self._parses = ParseCache()
+        self._caches = ServerCaches()
         self._gc = GcPolicy()
         self._closed = False
 
@@ -141,9 +142,18 @@ class DiagnosticsFeature(ServerFeature):
             self.did_change_watched_files(params)
 
     @property
+    def caches(self) -> ServerCaches:
+        """This server's caches, shared with its request handlers (one parse per file text)."""
+        return self._caches
+
+    @property
     def parses(self) -> ParseCache:
-        """The parse cache shared with request handlers (one parse per file text, server-wide)."""
-        return self._parses
+        return self._caches.parses
+
+    @property
+    def gc(self) -> GcPolicy:
+        """How this server's worker threads treat the garbage collector (``memory.py``)."""
+        return self._gc
 
     @property
     def busy(self) -> bool:
@@ -397,13 +407,13 @@ class DiagnosticsFeature(ServerFeature):
     def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
         """The worker-thread job."""
         with self._gc.analysing(len(request.text)):
-            outcome = analyse(request, self._parses)
+            outcome = analyse(request, self._caches)
             if outcome.snapshot.parsed is not None and not outcome.interrupted:
-                warm_version(request, self._parses)
+                warm_version(request, self._caches)
             return outcome
 
 
-def warm_version(request: AnalysisRequest, parses: ParseCache) -> None:
+def warm_version(request: AnalysisRequest, caches: ServerCaches) -> None:
     """Build what the first request on an analysed version needs (``symbol_lookup.warm_index``).
 
     In the analysis's worker, before its diagnostics are published: the first hover / references /
@@ -413,4 +423,4 @@ def warm_version(request: AnalysisRequest, parses: ParseCache) -> None:
     GIL with the next edit's analysis (benchmarks/RESULTS.md, Editor latency); before publishing,
     it costs the diagnostics the index build alone.
     """
-    warm_index(request, parses)
+    warm_index(request, caches)

@@ -15,16 +15,14 @@ disk, so a problem is checked against the domain the user is typing, not the one
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
 from collections.abc import Mapping
-from concurrent.futures import Future
 from dataclasses import dataclass, field
 from types import MappingProxyType
 
 from pygls.uris import to_fs_path
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
@@ -173,6 +171,10 @@ class DocumentStore:
         return snapshot
 
 
+def _file_of(key: tuple[str, str]) -> str:
+    return key[0]
+
+
 class ParseCache:
     """Parse each (file, text) once, however many analyses need it, and keep only what is current.
 
@@ -184,38 +186,13 @@ class ParseCache:
     """
 
     def __init__(self, versions_per_file: int = 2, max_files: int = 256) -> None:
-        self._versions_per_file = versions_per_file
-        self._max_files = max_files
-        self._lock = threading.Lock()
-        self._files: OrderedDict[str, OrderedDict[str, Future[ParsedDocument]]] = OrderedDict()
+        self._memo: Memo[tuple[str, str], ParsedDocument] = Memo(
+            versions_per_file * max_files, group=_file_of, per_group=versions_per_file)
 
     def parse(self, path: str, text: str) -> ParsedDocument:
         """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones."""
-        key = path_key(path)
-        with self._lock:
-            versions = self._files.get(key)
-            if versions is None:
-                versions = self._files[key] = OrderedDict()
-            self._files.move_to_end(key)
-            future = versions.get(text)
-            owner = future is None
-            if future is None:
-                future = versions[text] = Future()
-                while len(versions) > self._versions_per_file:
-                    versions.popitem(last=False)
-                while len(self._files) > self._max_files:
-                    self._files.popitem(last=False)
-            else:
-                versions.move_to_end(text)
-        if owner:
-            try:
-                future.set_result(parse_document(path, text))
-            except BaseException as error:
-                future.set_exception(error)
-                with self._lock:
-                    versions.pop(text, None)
-        return future.result()
+        return self._memo.get((path_key(path), text), lambda: parse_document(path, text))
 
     def __len__(self) -> int:
-        with self._lock:
-            return sum(len(v) for v in self._files.values())
+        return len(self._memo)
+

@@ -11,7 +11,6 @@ by the next edit).
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -28,7 +27,7 @@ from plansight.server.commands import (
     CheckEquivalenceResult,
     GradeFolderResult,
 )
-from plansight.server.context import DocumentContext
+from plansight.server.context import DocumentContext, in_worker
 from plansight.server.feature_contract import HubSlot, ServerFeature
 
 if TYPE_CHECKING:
@@ -64,7 +63,7 @@ class EquivalenceFeature(ServerFeature):
         @server.command(CHECK_COMMAND)
         async def check_equivalence(*arguments: Any) -> CheckEquivalenceResult:
             context = await command_context(self._server, arguments, "problem", "a PDDL problem")
-            linked = await asyncio.to_thread(self.linked, context)
+            linked = await in_worker(self._server, self.linked, context)
             if linked is None:
                 return {
                     "message": "This problem is linked to no reference problem: add `; @reference PATH` "
@@ -80,7 +79,7 @@ class EquivalenceFeature(ServerFeature):
             folder, reference, report = (argument_of(arguments, k) for k in ("folder", "reference", "report"))
             if not all(isinstance(v, str) for v in (folder, reference, report)):
                 raise ValueError(f'{GRADE_COMMAND} needs [{{"folder", "reference", "report"}}] paths')
-            return await asyncio.to_thread(self.grade, folder, reference, report)
+            return await in_worker(self._server, self.grade, folder, reference, report)
 
     # --- lens ---------------------------------------------------------------------------------------
 
@@ -90,7 +89,7 @@ class EquivalenceFeature(ServerFeature):
         """
         if context.kind != "problem" or context.parsed.problem is None:
             return []
-        linked = await asyncio.to_thread(self.linked, context, lambda: self._edited_since(context))
+        linked = await in_worker(self._server, self.linked, context, lambda: self._edited_since(context))
         if linked is None:
             return []
         problem = context.parsed.problem

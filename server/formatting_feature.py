@@ -4,7 +4,7 @@ The layout is the core's (``analyses/editing/formatter.py``), the same ``plansig
 answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
 keeps the cursor, the selection and the folds outside the change. A document with syntax errors gets
 no edit; the reason goes to the log, since formatting it could lose what the user wrote. The
-whole-document edit is kept per version and settings (``version_cache.py``): format-on-save right
+whole-document edit is kept per version and settings (the server's ``caches.py``): format-on-save right
 after a format command, or a client that asks twice, does not lay out a 1 MB problem again.
 """
 
@@ -22,9 +22,9 @@ from plansight.analyses.editing.formatter import (
     refusal,
     whole_document_edit,
 )
+from plansight.server.caches import version_of
 from plansight.server.context import DocumentContext, in_context
 from plansight.server.feature_contract import ServerFeature
-from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -59,10 +59,6 @@ def _settings(context: DocumentContext) -> tuple[int, int]:
     return context.settings.format_indent, context.settings.format_line_width
 
 
-_WHOLE_DOCUMENT: VersionCache[tuple[TextEdit | None, str]] = VersionCache(size=2)
-"""the smallest whole-document edit (or why there is none) per parsed version and settings"""
-
-
 def document_edits(context: DocumentContext) -> list[types.TextEdit]:
     """The edit that formats the whole document, cached per version; none when the formatter refuses (a file
     with syntax errors, say).
@@ -73,7 +69,7 @@ def document_edits(context: DocumentContext) -> list[types.TextEdit]:
             return None, result.reason
         return whole_document_edit(context.text, result.text), ""
 
-    edit, reason = _WHOLE_DOCUMENT.get((context.parsed,), _settings(context), compute)
+    edit, reason = context.caches.formatting.get((version_of(context.parsed), _settings(context)), compute)
     if reason:
         logger.info("not formatting %s: %s", context.uri, reason)
         return []

@@ -38,7 +38,7 @@ from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.syntax.parse_ltl import KEYWORDS
 from plansight.analyses.workspace.ltl_links import follow_link
 from plansight.server.commands import LTL_REPORT, LtlRange, LtlReportResult
-from plansight.server.context import DocumentContext, build_context, capture_context
+from plansight.server.context import DocumentContext, capture_context, context_in_worker
 from plansight.server.feature_contract import HubSlot, ServerFeature
 
 if TYPE_CHECKING:
@@ -93,7 +93,7 @@ class LtlFeature(ServerFeature):
             request = capture_context(server, uri) if uri is not None else None
             if request is None:
                 return None
-            context = await asyncio.to_thread(build_context, request, server.diagnostics.parses)
+            context = await context_in_worker(server, request)
             return await asyncio.to_thread(report_json, context) if context is not None else None
 
 

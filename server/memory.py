@@ -6,8 +6,10 @@ each new model in generation 0 and 1, and then the whole heap again on every ful
 profiling showed to cost more than a second per analysis of a 1 MB file. Reference counting frees
 these objects anyway, so:
 
-* the collector is paused while an analysis runs (the core's counted :func:`gc_paused`, so analyses
-  in several threads nest);
+* the collector is paused while an analysis or a request's work runs in a worker thread
+  (:meth:`GcPolicy.paused`); the pause is counted, so work in several threads nests and the collector
+  is enabled again only when the last one ends. Pausing is the server's decision, not the
+  analyses': the core never touches the collector (the CLI makes its own choice for a batch);
 * after a large analysis, and again after the symbol index of the published version has been built
   in the background (``diagnostics_feature``), everything alive is moved to the permanent generation
   (:func:`gc.freeze`), so no later collection walks those models again — in particular none lands
@@ -29,12 +31,40 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from plansight.analyses.gc_pause import gc_paused
-
 logger = logging.getLogger(__name__)
 
 FREEZE_ABOVE_CHARS = 200_000
 IDLE_COLLECT_SECONDS = 15.0
+
+
+class _Pause:
+    """The counted pause itself. The collector is one per process, so its pause count must be too:
+    two servers (or a server and a test) that each counted on their own would enable it while the
+    other's analysis still ran. It is the only state :class:`GcPolicy` instances share."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._depth = 0
+
+    @contextmanager
+    def __call__(self) -> Iterator[None]:
+        with self._lock:
+            if self._depth == 0 and gc.isenabled():
+                gc.disable()
+                self._depth = 1
+            elif self._depth:
+                self._depth += 1
+        try:
+            yield
+        finally:
+            with self._lock:
+                if self._depth:
+                    self._depth -= 1
+                    if self._depth == 0:
+                        gc.enable()
+
+
+_pause = _Pause()
 
 
 class GcPolicy:
@@ -49,9 +79,16 @@ class GcPolicy:
         self._timer: asyncio.TimerHandle | None = None
 
     @contextmanager
+    def paused(self) -> Iterator[None]:
+        """Wrap a request's work in a worker thread: no collection while it allocates. A collector
+        that was disabled before (by whoever embeds the server) stays disabled."""
+        with _pause():
+            yield
+
+    @contextmanager
     def analysing(self, text_chars: int) -> Iterator[None]:
-        """Wrap one analysis (in its worker thread)."""
-        with gc_paused():
+        """Wrap one analysis (in its worker thread); what a large one leaves alive is frozen."""
+        with _pause():
             yield
             if text_chars >= self._freeze_above:
                 with self._lock:

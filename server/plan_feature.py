@@ -12,8 +12,9 @@ For a plan document linked to its problem and domain (docs/files-and-links.md) t
 
 Hover, inlay hints and the lens of one version arrive as separate requests, often together; the
 simulation (and the reference metrics) are computed once per (plan, problem, domain[, reference])
-text and shared through :class:`_Memo`. Inlay hints are produced only for the requested range, so a
-10,000-step plan costs one simulation and then a binary search per scroll.
+text and shared through the feature's two :class:`~plansight.analyses.memo.Memo` (one per server
+instance). Inlay hints are produced only for the requested range, so a 10,000-step plan costs one
+simulation and then a binary search per scroll.
 """
 
 from __future__ import annotations
@@ -22,17 +23,15 @@ import asyncio
 import bisect
 import logging
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import Future
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import PurePath
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, cast
 
 from lsprotocol import types
 
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.memo import Memo
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.comparison import validity_checker
 from plansight.analyses.plans.metrics import Evaluation, action_text, actions_of, evaluate
@@ -79,51 +78,6 @@ AQM_MEANINGS = {
     "diff_act": "a different action with some similarity in its arguments",
     "redundant": "resembles no unpaired action of the reference plan",
 }
-
-_K = TypeVar("_K", bound=Hashable)
-_V = TypeVar("_V")
-
-
-class _Memo(Generic[_K, _V]):
-    """Compute each key once, however many threads ask at the same time; keep the newest few.
-
-    Keys are the texts involved (plan, problem, domain), so any edit is a new key and nothing is
-    ever stale; old entries fall off the end.
-    """
-
-    def __init__(self, size: int = 8) -> None:
-        self._size = size
-        self._lock = threading.Lock()
-        self._entries: OrderedDict[_K, Future[_V]] = OrderedDict()
-
-    def ready(self, key: _K) -> _V | None:
-        """The value of ``key`` if it has been computed (successfully), without waiting for it."""
-        with self._lock:
-            future = self._entries.get(key)
-        if future is None or not future.done() or future.exception() is not None:
-            return None
-        return future.result()
-
-    def get(self, key: _K, compute: Callable[[], _V]) -> _V:
-        with self._lock:
-            future = self._entries.get(key)
-            owner = future is None
-            if future is None:
-                future = self._entries[key] = Future()
-                while len(self._entries) > self._size:
-                    self._entries.popitem(last=False)
-            else:
-                self._entries.move_to_end(key)
-        if owner:
-            try:
-                future.set_result(compute())
-            except BaseException as error:
-                with self._lock:
-                    if self._entries.get(key) is future:
-                        del self._entries[key]
-                future.set_exception(error)
-        return future.result()
-
 
 @dataclass(frozen=True, slots=True)
 class ReferenceResult:
@@ -176,8 +130,8 @@ class PlanFeature(ServerFeature):
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
-        self._simulations: _Memo[tuple[str, str, str], Simulation] = _Memo()
-        self._evaluations: _Memo[tuple[str, str, str, str, str], Evaluation] = _Memo()
+        self._simulations: Memo[tuple[str, str, str], Simulation] = Memo(8)
+        self._evaluations: Memo[tuple[str, str, str, str, str], Evaluation] = Memo(8)
         self._computing: set[str] = set()
         """reference plans whose metrics are being computed in the background (event loop only)"""
 

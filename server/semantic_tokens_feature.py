@@ -3,7 +3,7 @@
 The tokens are the core's (``analyses/editing/semantic_tokens.py``: the symbol index plus keywords, numbers
 and comments); this module only picks the document's index and encodes positions in the negotiated
 encoding. A range request (the visible part of a large problem) encodes only that part. The encoded
-array is kept per version (``version_cache.py``): a repeated request on an unchanged 1 MB problem
+array is kept per version (the server's ``caches.py``): a repeated request on an unchanged 1 MB problem
 costs nothing but sending it.
 """
 
@@ -15,11 +15,11 @@ from lsprotocol import types
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.semantic_tokens import TOKEN_MODIFIERS, TOKEN_TYPES, encode, semantic_tokens
+from plansight.server.caches import version_of
 from plansight.server.context import DocumentContext, in_context
 from plansight.server.convert import encoding_name
 from plansight.server.feature_contract import ServerFeature
 from plansight.server.symbol_lookup import index_of
-from plansight.server.version_cache import VersionCache
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -52,10 +52,6 @@ class SemanticTokensFeature(ServerFeature):
         return await in_context(self._server, uri, lambda context: tokens_of(context, range_, encoding))
 
 
-_ENCODED: VersionCache[list[int]] = VersionCache()
-"""the encoded tokens per (document, partners) version, encoding and span"""
-
-
 def tokens_of(context: DocumentContext, range_: types.Range | None, encoding: str) -> types.SemanticTokens:
     """The encoded semantic tokens of the document (or of ``range_``), cached per version of it and its
     partners.
@@ -66,5 +62,5 @@ def tokens_of(context: DocumentContext, range_: types.Range | None, encoding: st
         index = index_of(context) if context.parsed.model is not None else None
         return encode(context.text, semantic_tokens(context.text, index, span), encoding)
 
-    versions = (context.parsed, context.domain, context.problem)
-    return types.SemanticTokens(data=_ENCODED.get(versions, (encoding, span), compute))
+    versions = (version_of(context.parsed), version_of(context.domain), version_of(context.problem))
+    return types.SemanticTokens(data=context.caches.tokens.get((versions, encoding, span), compute))

@@ -17,12 +17,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, cached_index
+from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, build_index
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, ParsedDocument
 from plansight.analyses.syntax.lexical import sniff_header
+from plansight.server.caches import ServerCaches, version_of
 from plansight.server.context import ContextRequest, DocumentContext, build_context, in_context
 from plansight.server.convert import RangeMapper, encoding_name
-from plansight.server.documents import ParseCache, is_file_path, path_key
+from plansight.server.documents import is_file_path, path_key
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -37,21 +38,32 @@ MAX_SUBFOLDERS = 32
 
 def index_of(context: DocumentContext) -> SymbolIndex:
     """The document's index, resolved against its linked domain and problem."""
-    return index_of_document(context.parsed, context.domain, context.problem)
+    return index_of_document(context.caches, context.parsed, context.domain, context.problem)
 
 
-def index_of_document(parsed: ParsedDocument, domain: ParsedDocument | None,
+def index_of_document(caches: ServerCaches, parsed: ParsedDocument, domain: ParsedDocument | None,
                       problem: ParsedDocument | None) -> SymbolIndex:
-    """The symbol index of ``parsed`` with its domain and problem as partners, cached per version of each."""
+    """The index, built once per version of the document and of the partners it is resolved against.
+
+    Every request on a document (hover, highlight, semantic tokens ...) needs the same index; a
+    caller that asks while another thread builds it (the diagnostics worker warms it) waits for
+    that build. A partner only counts with its model: the same problem indexed for its own requests
+    and for references (as a partner of nothing) is one entry, not two 200 ms builds of a 1 MB file.
+    """
     domain_model = domain.domain if domain is not None and domain is not parsed else None
     problem_model = problem.problem if problem is not None and problem is not parsed else None
-    model = parsed.ltl if parsed.kind == "ltl" else parsed.model
-    return cached_index(model, parsed.path,
-                        domain=domain_model, domain_path=domain.path if domain is not None else "",
-                        problem=problem_model, problem_path=problem.path if problem is not None else "")
+    is_ltl = parsed.kind == "ltl"
+    model = parsed.ltl if is_ltl else parsed.model
+    domain_path = domain.path if domain is not None and domain_model is not None else ""
+    problem_path = problem.path if problem is not None and problem_model is not None else ""
+    key = (parsed.path, parsed.text, is_ltl, version_of(domain) if domain_model is not None else None,
+           version_of(problem) if problem_model is not None else None)
+    return caches.indexes.get(key, lambda: build_index(
+        model, parsed.path, domain=domain_model, domain_path=domain_path,
+        problem=problem_model, problem_path=problem_path))
 
 
-def warm_index(request: ContextRequest, parses: ParseCache) -> None:
+def warm_index(request: ContextRequest, caches: ServerCaches) -> None:
     """Build a version's line table and symbol index the way a request would, so they are cached.
 
     Otherwise the first hover / references / highlight / rename / semantic-tokens request after an
@@ -62,7 +74,7 @@ def warm_index(request: ContextRequest, parses: ParseCache) -> None:
     a failure here only means the request builds them.
     """
     try:
-        context = build_context(request, parses)
+        context = build_context(request, caches)
         if context is not None:
             index_of(context)
     except Exception:
@@ -121,7 +133,7 @@ def related_indexes(context: DocumentContext, target: Declaration) -> Iterator[t
             continue
         seen.add(key)
         try:
-            yield parsed, index_of_document(parsed, domain, problem)
+            yield parsed, index_of_document(context.caches, parsed, domain, problem)
         except Exception:  # one unreadable neighbour must not cost the user the others
             logger.exception("indexing %s failed", parsed.path)
 

@@ -8,7 +8,6 @@ and its goal; a plan's steps.
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Iterable, Iterator
 from typing import TYPE_CHECKING
@@ -21,6 +20,7 @@ from plansight.analyses.model.pddl import Domain, Name, Plan, Problem, TypedName
 from plansight.analyses.model.printer import print_step
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.sources import DiskSource
+from plansight.server.context import in_worker
 from plansight.server.convert import RangeMapper, encoding_name, path_to_uri
 from plansight.server.documents import OverlaySource, is_file_path
 from plansight.server.feature_contract import ServerFeature
@@ -192,7 +192,7 @@ async def _workspace_symbols(server: PlansightServer, query: str) -> list[types.
                 break
         return found[:MAX_WORKSPACE_RESULTS]
 
-    return await asyncio.to_thread(job)
+    return await in_worker(server, job)
 
 
 def _workspace_files(root: str) -> list[str]:

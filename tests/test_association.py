@@ -11,7 +11,14 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.syntax.lexical import sniff_header
 from plansight.analyses.workspace import lint as lint_module
 from plansight.analyses.workspace.association import glob_matches
-from plansight.analyses.workspace.lint import Analyzer, DiskSource, LintResult, MemorySource, find_files
+from plansight.analyses.workspace.lint import (
+    Analyzer,
+    AnalyzerOptions,
+    DiskSource,
+    LintResult,
+    MemorySource,
+    find_files,
+)
 
 LINK_CODES = {"missing-domain", "missing-problem", "unknown-domain", "broken-link", "domain-name-mismatch"}
 
@@ -289,7 +296,7 @@ def test_settings_globs_link_problems_to_a_domain(tmp_path: Path) -> None:
     domain = write(folder / "shared" / "anything.pddl", domain_text("other-name"))
     problem = write(folder / "probs" / "p1.pddl", problem_text("other-name"))
     unmatched = write(folder / "elsewhere" / "p1.pddl", problem_text("other-name"))
-    analyzer = Analyzer(DiskSource(), domain_globs=[("**/probs/*.pddl", domain)])
+    analyzer = Analyzer(DiskSource(), AnalyzerOptions(domain_globs=(("**/probs/*.pddl", domain),)))
 
     assert analyzer.lint(problem).domain_path == domain
     assert analyzer.lint(unmatched).domain_path is None
@@ -421,7 +428,7 @@ def test_each_partner_records_the_rule_that_found_it(tmp_path: Path) -> None:
     globbed = write(folder / "globbed" / "p3.pddl", problem_text())
     plan = write(folder / "p2.plan", "(pick a)\n")
     plan_with_domain = write(folder / "p1.soln", "; @domain domain.pddl\n(pick a)\n")
-    analyzer = Analyzer(DiskSource(), domain_globs=[("**/globbed/*.pddl", other)])
+    analyzer = Analyzer(DiskSource(), AnalyzerOptions(domain_globs=(("**/globbed/*.pddl", other),)))
 
     def hows(path: str, **override: str) -> tuple[str | None, str | None, str | None, str | None]:
         document = analyzer.parse(path)

@@ -7,7 +7,7 @@ import threading
 import time
 from pathlib import Path
 
-from plansight.analyses.workspace.lint import Analyzer, MemorySource
+from plansight.analyses.workspace.lint import Analyzer, AnalyzerOptions, MemorySource
 
 EXAMPLE = Path(__file__).resolve().parent.parent / "examples" / "grading"
 
@@ -58,16 +58,14 @@ def _blocks(student: str) -> tuple[Analyzer, str]:
 
 
 def test_the_budget_reaches_the_state_search() -> None:
-    analyzer = Analyzer(_switches())
-    analyzer.equivalence_budget = (500, 60.0)
+    analyzer = Analyzer(_switches(), AnalyzerOptions(equivalence_budget=(500, 60.0)))
     result = analyzer.lint("/w/student.pddl", SLOW_STUDENT)
     (diagnostic,) = [d for d in result.diagnostics if d.code == "equivalence-unknown"]
     assert "more than 500 reachable states" in diagnostic.message
 
 
 def test_a_cancelled_search_stops_at_once_and_says_nothing() -> None:
-    analyzer = Analyzer(_switches())
-    analyzer.equivalence_budget = (30_000, 600.0)  # a search of a second or more
+    analyzer = Analyzer(_switches(), AnalyzerOptions(equivalence_budget=(30_000, 600.0)))  # a second or more
     stop = threading.Event()
     timer = threading.Timer(0.3, stop.set)
     timer.start()

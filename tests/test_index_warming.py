@@ -19,12 +19,14 @@ import pytest
 
 from plansight.analyses.editing import symbols
 from plansight.analyses.workspace.sources import MemorySource
+from plansight.server import symbol_lookup
 from plansight.server.analysis import AnalysisRequest, analyse
+from plansight.server.caches import ServerCaches
 from plansight.server.context import ContextRequest, build_context
 from plansight.server.diagnostics_feature import warm_version
-from plansight.server.documents import OverlaySource, ParseCache
+from plansight.server.documents import OverlaySource
 from plansight.server.settings import Settings
-from plansight.server.symbol_lookup import index_of
+from plansight.server.symbol_lookup import index_of, index_of_document
 
 DOMAIN = """(define (domain bw)
   (:requirements :strips)
@@ -49,27 +51,26 @@ def _as_context_request(request: AnalysisRequest) -> ContextRequest:
 
 @pytest.fixture
 def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The paths ``symbols.build_index`` is called for, from a clean index cache."""
+    """The paths the server builds a symbol index for (each test has its own fresh caches)."""
     calls: list[str] = []
-    original = symbols.build_index
+    original = symbol_lookup.build_index
 
     def counting(*args: object, **kwargs: object) -> symbols.SymbolIndex:
         calls.append(str(args[1]) if len(args) > 1 else str(kwargs.get("path", "")))
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
-    monkeypatch.setattr(symbols, "build_index", counting)
-    monkeypatch.setattr(symbols, "_cache", type(symbols._cache)())
+    monkeypatch.setattr(symbol_lookup, "build_index", counting)
     yield calls
 
 
 def test_a_request_after_the_analysis_finds_the_index_the_worker_built(builds: list[str]) -> None:
-    parses = ParseCache()
+    caches = ServerCaches()
     request = _request()
-    analyse(request, parses)
-    warm_version(request, parses)
+    analyse(request, caches)
+    warm_version(request, caches)
     assert builds == ["/w/p.pddl"]
 
-    context = build_context(_as_context_request(request), parses)  # what a hover does
+    context = build_context(_as_context_request(request), caches)  # what a hover does
     assert context is not None and context.domain is not None  # linked to its domain, as the worker did
     index = index_of(context)
 
@@ -80,12 +81,12 @@ def test_a_request_after_the_analysis_finds_the_index_the_worker_built(builds: l
 
 
 def test_an_edited_version_is_warmed_again(builds: list[str]) -> None:
-    parses = ParseCache()
+    caches = ServerCaches()
     for text in (PROBLEM, PROBLEM + " "):
         request = _request(text)
-        analyse(request, parses)
-        warm_version(request, parses)
-        context = build_context(_as_context_request(request), parses)
+        analyse(request, caches)
+        warm_version(request, caches)
+        context = build_context(_as_context_request(request), caches)
         assert context is not None
         index_of(context)
     assert builds == ["/w/p.pddl", "/w/p.pddl"]  # one build per version, none by the requests
@@ -93,7 +94,7 @@ def test_an_edited_version_is_warmed_again(builds: list[str]) -> None:
 
 def _slow_build(delay: float,
                 outcome: Callable[[], None] | None = None) -> Callable[..., symbols.SymbolIndex]:
-    original = symbols.build_index
+    original = symbol_lookup.build_index
 
     def build(*args: object, **kwargs: object) -> symbols.SymbolIndex:
         time.sleep(delay)
@@ -105,11 +106,11 @@ def _slow_build(delay: float,
 
 def test_a_request_during_the_background_build_waits_for_it_instead_of_building_again(
         builds: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    parses = ParseCache()
-    parsed = parses.parse("/w/domain.pddl", DOMAIN)
-    monkeypatch.setattr(symbols, "build_index", _slow_build(0.2))  # still counted by ``builds``
+    caches = ServerCaches()
+    parsed = caches.parses.parse("/w/domain.pddl", DOMAIN)
+    monkeypatch.setattr(symbol_lookup, "build_index", _slow_build(0.2))  # still counted by ``builds``
     results: list[symbols.SymbolIndex] = []
-    threads = [threading.Thread(target=lambda: results.append(symbols.cached_index(parsed.model, "/w/d")))
+    threads = [threading.Thread(target=lambda: results.append(index_of_document(caches, parsed, None, None)))
                for _ in range(3)]
     for thread in threads:
         thread.start()
@@ -121,19 +122,19 @@ def test_a_request_during_the_background_build_waits_for_it_instead_of_building_
 
 def test_a_failed_build_reaches_the_waiters_and_the_next_request_builds_again(
         builds: list[str], monkeypatch: pytest.MonkeyPatch) -> None:
-    parses = ParseCache()
-    parsed = parses.parse("/w/domain.pddl", DOMAIN)
+    caches = ServerCaches()
+    parsed = caches.parses.parse("/w/domain.pddl", DOMAIN)
     original = symbols.build_index
 
     def broken() -> None:
         raise RuntimeError("index bug")
 
-    monkeypatch.setattr(symbols, "build_index", _slow_build(0.2, broken))
+    monkeypatch.setattr(symbol_lookup, "build_index", _slow_build(0.2, broken))
     errors: list[BaseException] = []
 
     def ask() -> None:
         try:
-            symbols.cached_index(parsed.model, "/w/d")
+            index_of_document(caches, parsed, None, None)
         except RuntimeError as error:
             errors.append(error)
 
@@ -144,8 +145,8 @@ def test_a_failed_build_reaches_the_waiters_and_the_next_request_builds_again(
         thread.join()
     assert [str(e) for e in errors] == ["index bug", "index bug"]
 
-    monkeypatch.setattr(symbols, "build_index", original)
-    assert symbols.cached_index(parsed.model, "/w/d").declarations  # not stuck on the failed build
+    monkeypatch.setattr(symbol_lookup, "build_index", original)
+    assert index_of_document(caches, parsed, None, None).declarations  # not stuck on the failed build
 
 
 def test_an_analysis_and_its_warming_leave_no_reference_cycles() -> None:
@@ -156,15 +157,14 @@ def test_an_analysis_and_its_warming_leave_no_reference_cycles() -> None:
     was_enabled = gc.isenabled()
     gc.disable()
     try:
-        parses = ParseCache()
+        caches = ServerCaches()
         request = _request()
-        analyse(request, parses)
-        warm_version(request, parses)
-        context = build_context(_as_context_request(request), parses)
+        analyse(request, caches)
+        warm_version(request, caches)
+        context = build_context(_as_context_request(request), caches)
         assert context is not None
         index_of(context)
-        del context, parses, request
-        symbols._cache.clear()
+        del context, caches, request
         assert gc.collect() == 0
     finally:
         if was_enabled:
@@ -172,18 +172,18 @@ def test_an_analysis_and_its_warming_leave_no_reference_cycles() -> None:
 
 
 def test_only_the_two_newest_versions_of_a_file_keep_their_index(builds: list[str]) -> None:
-    """Each cached index keeps its model alive (~100 MB for a 1 MB problem): editing one file must
+    """An index is about as large as its model (~100 MB for a 1 MB problem): editing one file must
     not fill the cache with its old versions."""
-    parses = ParseCache()
-    versions = [parses.parse("/w/domain.pddl", DOMAIN + " " * n) for n in range(3)]
-    other = parses.parse("/w/other.pddl", DOMAIN)
-    indexes = [symbols.cached_index(v.model, "/w/domain.pddl") for v in versions]
-    symbols.cached_index(other.model, "/w/other.pddl")
+    caches = ServerCaches()
+    versions = [caches.parses.parse("/w/domain.pddl", DOMAIN + " " * n) for n in range(3)]
+    other = caches.parses.parse("/w/other.pddl", DOMAIN)
+    indexes = [index_of_document(caches, v, None, None) for v in versions]
+    index_of_document(caches, other, None, None)
     assert len(builds) == 4
 
-    assert symbols.cached_index(versions[2].model, "/w/domain.pddl") is indexes[2]
-    assert symbols.cached_index(versions[1].model, "/w/domain.pddl") is indexes[1]
-    symbols.cached_index(other.model, "/w/other.pddl")  # another file's entry is not evicted
+    assert index_of_document(caches, versions[2], None, None) is indexes[2]
+    assert index_of_document(caches, versions[1], None, None) is indexes[1]
+    index_of_document(caches, other, None, None)  # another file's entry is not evicted
     assert len(builds) == 4
-    symbols.cached_index(versions[0].model, "/w/domain.pddl")  # the oldest was dropped
+    index_of_document(caches, versions[0], None, None)  # the oldest was dropped
     assert len(builds) == 5

@@ -21,6 +21,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.workspace.sources import DiskSource, MemorySource
 from plansight.server import analysis, documents
 from plansight.server.analysis import AnalysisRequest, analyse
+from plansight.server.caches import ServerCaches
 from plansight.server.convert import RangeMapper, to_lsp_diagnostics
 from plansight.server.documents import OpenDocument, OverlaySource, ParseCache
 from plansight.server.settings import DomainGlob, Settings, read_settings, section_of
@@ -189,7 +190,7 @@ def _request(path: str, text: str, source: OverlaySource | None = None,
 
 def test_a_file_over_the_limit_gets_one_information_diagnostic_instead_of_an_analysis() -> None:
     outcome = analyse(_request("/w/p.pddl", "(define (problem p)" + " " * 3000, max_file_size_mb=0.001),
-                      ParseCache())
+                      ServerCaches())
     (diagnostic,) = outcome.lsp_diagnostics
     assert diagnostic.code == "file-too-large"
     assert diagnostic.severity == types.DiagnosticSeverity.Information
@@ -202,7 +203,7 @@ def test_a_crash_inside_the_analysis_becomes_an_internal_error_diagnostic(
         raise RecursionError("maximum recursion depth exceeded")
 
     monkeypatch.setattr(analysis.CachedAnalyzer, "lint", explode)
-    outcome = analyse(_request("/w/d.pddl", "(define (domain d))"), ParseCache())
+    outcome = analyse(_request("/w/d.pddl", "(define (domain d))"), ServerCaches())
     (diagnostic,) = outcome.lsp_diagnostics
     assert diagnostic.code == "internal-error"
     assert "RecursionError" in diagnostic.message
@@ -219,7 +220,7 @@ def test_a_partner_source_that_raises_does_not_escape(tmp_path: Path) -> None:
 
     problem = "(define (problem p) (:domain d) (:objects a) (:init) (:goal (and)))"
     request = _request(str(tmp_path / "p.pddl"), problem, OverlaySource({}, Exploding()))
-    outcome = analyse(request, ParseCache())
+    outcome = analyse(request, ServerCaches())
     assert "internal-error" in [d.code for d in outcome.lsp_diagnostics]
 
 
@@ -234,7 +235,7 @@ PDDL_PIECES = st.sampled_from([
 @given(pieces=st.lists(PDDL_PIECES, max_size=40), name=st.sampled_from(["/w/x.pddl", "/w/x.plan", "/w/x"]))
 def test_any_text_yields_diagnostics_inside_the_document(pieces: list[str], name: str) -> None:
     text = "".join(pieces)
-    outcome = analyse(_request(name, text), ParseCache())
+    outcome = analyse(_request(name, text), ServerCaches())
     lines = text.split("\n")
     for diagnostic in outcome.lsp_diagnostics:
         for position in (diagnostic.range.start, diagnostic.range.end):

@@ -1,4 +1,4 @@
-"""The server's send path and per-version caches: faster, and indistinguishable to the client."""
+"""The server's send path: faster, and indistinguishable to the client."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from lsprotocol import types
 
 from plansight.server.app import create_server
 from plansight.server.json_protocol import FastJsonProtocol
-from plansight.server.version_cache import VersionCache
 
 
 class _Collect:
@@ -68,22 +67,3 @@ def test_what_orjson_refuses_goes_through_the_standard_encoder() -> None:
     headers, body = _sent(protocol)
     assert json.loads(body)["result"]["data"] == [huge]
     assert int(headers["Content-Length"]) == len(body)
-
-
-def test_version_cache_computes_once_per_identity_and_options() -> None:
-    cache: VersionCache[str] = VersionCache(size=2)
-    calls: list[str] = []
-
-    def compute(label: str) -> str:
-        calls.append(label)
-        return label
-
-    text = "".join(["(define", " (problem p))"])  # built at run time: a distinct object
-    equal_text = "".join(["(define (problem", " p))"])
-    assert equal_text == text and equal_text is not text
-    assert cache.get((text,), 2, lambda: compute("a")) == "a"
-    assert cache.get((text,), 2, lambda: compute("b")) == "a"  # same object, same options: kept
-    assert cache.get((text,), 4, lambda: compute("c")) == "c"  # other options
-    assert cache.get((equal_text,), 2, lambda: compute("d")) == "d"  # equal but another version
-    assert cache.get((text,), 2, lambda: compute("e")) == "e"  # evicted: only two entries are kept
-    assert calls == ["a", "c", "d", "e"]

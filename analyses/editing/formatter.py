@@ -29,7 +29,6 @@ from typing import TYPE_CHECKING
 
 from plansight.analyses.diagnostics.diagnostic import Severity
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.syntax.lexical import COMMENT, WORD
 
 if TYPE_CHECKING:  # the layout itself needs no parser: `plansight --help` stays fast
@@ -550,8 +549,7 @@ def format_text(text: str, indent: int = DEFAULT_INDENT, width: int = DEFAULT_WI
 
 def _layout_lines(text: str, indent: int, width: int,
                   plan: bool) -> tuple[list[str], list[tuple[Span, int, int]]]:
-    with gc_paused():  # the tree of a large file has no cycles for the collector to look for
-        return _lay_out(text, indent, width, plan)
+    return _lay_out(text, indent, width, plan)
 
 
 def _lay_out(text: str, indent: int, width: int, plan: bool) -> tuple[list[str], list[tuple[Span, int, int]]]:

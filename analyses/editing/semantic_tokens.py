@@ -20,7 +20,6 @@ from collections.abc import Sequence
 
 from plansight.analyses.diagnostics.spans import LineIndex, Span
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.syntax.lexical import COMMENT_RE
 
 TOKEN_TYPES = ("keyword", "type", "function", "method", "parameter", "variable", "enumMember", "modifier",
@@ -92,8 +91,7 @@ _MODIFIERS = {"declaration": DECLARATION, "reference": 0}
 def semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None = None) -> list[Token]:
     """The tokens of ``text`` (or of the part ``span`` covers), in order, never overlapping; where a
     name of the index and a lexical token overlap, the name wins."""
-    with gc_paused():  # a few hundred thousand tuples: no cycles for the collector to find
-        return _semantic_tokens(text, index, span)
+    return _semantic_tokens(text, index, span)
 
 
 def _semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None) -> list[Token]:
@@ -125,8 +123,7 @@ def _semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None) ->
 def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list[int]:
     """LSP's relative encoding: ``deltaLine, deltaStart, length, type, modifiers`` per token, with
     characters counted in the negotiated position encoding (``utf-16``, ``utf-8`` or ``utf-32``)."""
-    with gc_paused():
-        return _encode(text, tokens, encoding)
+    return _encode(text, tokens, encoding)
 
 
 def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:

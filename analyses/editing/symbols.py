@@ -15,14 +15,10 @@ tuples are several times cheaper to create than dataclasses.
 from __future__ import annotations
 
 import bisect
-import threading
-from collections import OrderedDict
 from collections.abc import Iterable, Iterator, Sequence
-from concurrent.futures import Future
 from typing import Literal, NamedTuple
 
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlGoal, LtlQuantified, ltl_children
 from plansight.analyses.model.pddl import (
     Action,
@@ -454,8 +450,7 @@ def build_index(model: Indexed, path: str = "", *,
     For a problem pass its ``domain``; for a plan or an LTL goal its ``problem`` and ``domain``. A
     partner that is missing just leaves the names that would resolve to it without a target.
     """
-    with gc_paused():  # see gc_pause.py: a large problem's index is a few hundred thousand tuples
-        return _build(model, path, domain, domain_path, problem, problem_path)
+    return _build(model, path, domain, domain_path, problem, problem_path)
 
 
 def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
@@ -479,74 +474,6 @@ def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
         else:
             builder.ltl_body(model)
     return SymbolIndex(path, builder.out, builder.own, builder.globals)
-
-
-_CACHE_SIZE = 16
-_VERSIONS_PER_PATH = 2
-"""the version being edited and the one before it, as the server's parse cache keeps them"""
-_Key = tuple[int, str, int, str, int, str]
-_cache: OrderedDict[_Key, tuple[object, SymbolIndex]] = OrderedDict()
-_building: dict[_Key, Future[SymbolIndex]] = {}
-_cache_lock = threading.Lock()
-
-
-def cached_index(model: Indexed, path: str = "", *,
-                 domain: Domain | None = None, domain_path: str = "",
-                 problem: Problem | None = None, problem_path: str = "") -> SymbolIndex:
-    """:func:`build_index`, remembered for the last few models by identity.
-
-    Every request on a document (hover, highlight, semantic tokens ...) needs the same index, and the
-    server's parse cache hands out the same model object for the same text, so identity is the key.
-    The models are kept alive alongside the index so that an ``id`` is never reused while cached.
-    Each key is built once: a caller that asks while another thread builds it (the server warms the
-    index in the background right after publishing diagnostics) waits for that build.
-    """
-    # a partner's path only matters with its model (``_build`` reads it for nothing else): without
-    # this, the same problem indexed for its own requests (its path as "problem") and for references
-    # (no problem) would be built twice
-    if domain is None:
-        domain_path = ""
-    if problem is None:
-        problem_path = ""
-    key = (id(model), path, id(domain), domain_path, id(problem), problem_path)
-    with _cache_lock:
-        hit = _cache.get(key)
-        if hit is not None:
-            _cache.move_to_end(key)
-            return hit[1]
-        pending = _building.get(key)
-        owner = pending is None
-        if pending is None:
-            pending = _building[key] = Future()
-    if not owner:
-        return pending.result()
-    try:
-        index = build_index(model, path, domain=domain, domain_path=domain_path, problem=problem,
-                            problem_path=problem_path)
-    except BaseException as error:
-        with _cache_lock:
-            del _building[key]
-        pending.set_exception(error)
-        raise
-    with _cache_lock:
-        _cache[key] = ((model, domain, problem), index)
-        _evict(path)
-        del _building[key]
-    pending.set_result(index)
-    return index
-
-
-def _evict(path: str) -> None:
-    """Keep the ``_VERSIONS_PER_PATH`` newest entries of ``path`` and ``_CACHE_SIZE`` in all.
-
-    Each entry keeps its model alive (about 100 MB for a 1 MB problem): without the per-path bound,
-    editing one large file filled the cache with its old versions (1.8 GB after 80 edits).
-    """
-    same = [k for k in reversed(_cache) if k[1] == path]
-    for stale in same[_VERSIONS_PER_PATH:]:
-        del _cache[stale]
-    while len(_cache) > _CACHE_SIZE:
-        _cache.popitem(last=False)
 
 
 def declarations_of(index: SymbolIndex, kind: SymbolKind) -> Iterator[Declaration]:

@@ -36,7 +36,6 @@ from plansight.analyses.equivalence.scene_graph import (
     problem_graph,
     scene_graph,
 )
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.model.pddl import Domain, Problem
 
 __all__ = ["Budget", "Interrupted", "Reference", "Verdict", "compare", "equivalence"]
@@ -227,8 +226,7 @@ def compare(reference: Reference, candidate: Problem, placeholder: bool = False,
             cancelled: Cancelled | None = None) -> Verdict:
     """The verdict for one parsed candidate (a candidate that does not parse is the caller's case:
     :func:`unparseable`). Raises :class:`Interrupted` when ``cancelled()`` turns true mid-search."""
-    with gc_paused():  # a comparison allocates many small acyclic tuples: see gc_pause.py
-        return _compare(reference, candidate, placeholder, cancelled)
+    return _compare(reference, candidate, placeholder, cancelled)
 
 
 def _compare(reference: Reference, candidate: Problem, placeholder: bool,

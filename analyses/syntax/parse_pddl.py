@@ -9,7 +9,6 @@ from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.syntax.build_model import ModelBuilder, collecting_notes
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
@@ -104,8 +103,7 @@ class PddlParse:
 
 def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
     """Parse a domain or a problem, recovering from errors so the rest can still be checked."""
-    with gc_paused():
-        return _parse_pddl(text, fast_facts)
+    return _parse_pddl(text, fast_facts)
 
 
 def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:

@@ -16,7 +16,6 @@ from lark import Transformer
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, capped, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.model.pddl import Number, Plan, PlanStep
 from plansight.analyses.syntax.build_model import numeric
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
@@ -74,8 +73,7 @@ class PlanParse:
 
 def parse_plan(text: str) -> PlanParse:
     """Parse a plan file's text, reporting every syntax error rather than stopping at the first."""
-    with gc_paused():
-        return _parse_plan(text)
+    return _parse_plan(text)
 
 
 def _parse_plan(text: str) -> PlanParse:

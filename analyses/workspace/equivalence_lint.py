@@ -2,22 +2,22 @@
 
 Running it in the lint path means `plansight lint` prints exactly what the editor underlines, and the
 server's debouncing, cancellation by the next edit and version guard apply to it. Results are memoised
-by the texts involved (Python caches a string's hash, so the key costs nothing) so the code lens,
-asked right after the diagnostics were computed, gets the same verdict without recomputing it.
+in the analyzer's caches by the texts involved (Python caches a string's hash, so the key costs
+nothing) so the code lens, asked right after the diagnostics were computed, gets the same verdict
+without recomputing it.
 """
 
 from __future__ import annotations
 
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.equivalence.verdict import Budget, Cancelled, Reference, Verdict, compare
+from plansight.analyses.memo import Memo
 from plansight.analyses.model.pddl import Problem
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.syntax.lexical import first_line_span
@@ -25,10 +25,23 @@ from plansight.analyses.workspace.association import Association
 from plansight.analyses.workspace.references import find_reference
 
 
+class EquivalenceMemos(Protocol):
+    """Where the linter keeps prepared references and verdicts (its ``AnalyzerCaches``)."""
+
+    references: Memo[Hashable, object]
+    verdicts: Memo[Hashable, object]
+
+
 class Linker(Protocol):
     """What the check needs of the linter (:class:`~plansight.analyses.workspace.lint.Analyzer`): read
-    the reference through the caller's cache and find its domain. The linter calls this module, so
-    naming the protocol here instead of importing the linter keeps the two modules free of a cycle."""
+    the reference through the caller's cache, find its domain, and remember results in the caller's
+    memos. The linter calls this module, so naming the protocol here instead of importing the linter
+    keeps the two modules free of a cycle."""
+
+    @property
+    def caches(self) -> EquivalenceMemos:
+        """The linter's memos: one per analyzer (the server shares one between its analyzers)."""
+        ...
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
         """The parsed file (through the caller's cache), or None when it cannot be read."""
@@ -50,31 +63,6 @@ MODE_DIRECTIVE = "equivalence"
 def lint_budget(states: int, seconds: float) -> Budget:
     """The live check's budget: the editor's settings, and never the planner (too slow per keystroke)."""
     return Budget(states=states, seconds=seconds, planner_seconds=0.0)
-
-
-class _Memo:
-    """A small thread-safe LRU map (the server lints in worker threads)."""
-
-    def __init__(self, size: int) -> None:
-        self._items: OrderedDict[Hashable, object] = OrderedDict()
-        self._size = size
-        self._lock = threading.Lock()
-
-    def get(self, key: Hashable, make_value: Callable[[], object]) -> object:
-        with self._lock:
-            if key in self._items:
-                self._items.move_to_end(key)
-                return self._items[key]
-        value = make_value()  # outside the lock: it may take a while
-        with self._lock:
-            self._items[key] = value
-            while len(self._items) > self._size:
-                self._items.popitem(last=False)
-        return value
-
-
-_REFERENCES = _Memo(16)
-_VERDICTS = _Memo(256)
 
 
 @dataclass(frozen=True, slots=True)
@@ -124,9 +112,11 @@ def linked_verdict(
         )
     domain_model, reference_problem = domain_doc.domain, reference_doc.problem
     reference_key = (domain_doc.text, reference_doc.text, budget)
-    reference = _REFERENCES.get(reference_key, lambda: Reference(domain_model, reference_problem, budget))
+    caches = analyzer.caches
+    reference = caches.references.get(reference_key,
+                                      lambda: Reference(domain_model, reference_problem, budget))
     assert isinstance(reference, Reference)
-    verdict = _VERDICTS.get((reference_key, document.text, placeholder),
+    verdict = caches.verdicts.get((reference_key, document.text, placeholder),
                             lambda: compare(reference, problem, placeholder, cancelled))
     assert isinstance(verdict, Verdict)
     return LinkedVerdict(link.path, link.how, verdict)

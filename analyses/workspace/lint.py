@@ -2,17 +2,17 @@
 
 The CLI and the language server both lint through :class:`Analyzer`, so a file gets the same
 diagnostics in the terminal and in the editor; they differ only in the :class:`FileSource` they give
-it (the disk, or open buffers over the disk). An :class:`Analyzer` may be called from worker threads:
-its only mutable state is the parse cache, behind a lock.
+it (the disk, or open buffers over the disk) and in its :class:`AnalyzerOptions`. An :class:`Analyzer`
+may be called from worker threads: its only mutable state is its :class:`AnalyzerCaches`, which are
+thread-safe. Whether the garbage collector runs meanwhile is the caller's decision (the CLI's for a
+batch, the server's for its worker threads), never the analyzer's.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import threading
-from collections import OrderedDict
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -21,8 +21,8 @@ from plansight.analyses.checks.plan import check_plan, simulation_diagnostics
 from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.gc_pause import gc_paused
 from plansight.analyses.ltl.check import check_ltl
+from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
 from plansight.analyses.syntax.lexical import first_line_span, sniff_header
 from plansight.analyses.workspace.association import Association, Associator
@@ -31,6 +31,8 @@ from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, F
 
 __all__ = [
     "Analyzer",
+    "AnalyzerCaches",
+    "AnalyzerOptions",
     "DiskSource",
     "FileSource",
     "LintResult",
@@ -58,28 +60,44 @@ class LintResult:
     problem_path: str | None = None
 
 
-class Analyzer:
-    """Parses (with a cache keyed by path and text) and lints files read from a :class:`FileSource`.
+@dataclass(frozen=True, slots=True)
+class AnalyzerOptions:
+    """How an :class:`Analyzer` links and compares files: fixed for its lifetime, so that an analysis
+    running in a worker thread never sees settings change under it (the server builds a new analyzer
+    with new options when the editor's settings change)."""
 
-    ``domain_globs`` are (glob, domain path) pairs from the editor's settings, tried after directives
-    and before the folder conventions.
-    """
-
-    reference_globs: Sequence[tuple[str, str]] = ()
+    domain_globs: tuple[tuple[str, str], ...] = ()
+    """(glob, domain path) pairs from the editor's settings, tried after directives and before the
+    folder conventions."""
+    reference_globs: tuple[tuple[str, str], ...] = ()
     """(glob, reference problem) pairs from the editor's ``referenceGlobs`` (absolute paths); a
     problem linked to a reference, by these or a ``; @reference`` line, is checked for equivalence."""
     equivalence_budget: tuple[int, float] = (200_000, 10.0)
     """(states, seconds) the exact search may spend on a domain without rules."""
 
-    def __init__(self, source: FileSource, domain_globs: Sequence[tuple[str, str]] = (),
-                 cache_size: int = 512) -> None:
+
+class AnalyzerCaches:
+    """What an analyzer remembers between files: parses by (path, text), and the equivalence check's
+    prepared references and verdicts by the texts involved, so that the editor's code lens, asked
+    right after the diagnostics, gets the verdict the lint computed. The server keeps one per server
+    instance and hands it to each short-lived analyzer it builds."""
+
+    def __init__(self, parses: int = 512, references: int = 16, verdicts: int = 256) -> None:
+        self.parses: Memo[tuple[str, str], ParsedDocument] = Memo(parses)
+        self.references: Memo[Hashable, object] = Memo(references)
+        self.verdicts: Memo[Hashable, object] = Memo(verdicts)
+
+
+class Analyzer:
+    """Parses (with a cache keyed by path and text) and lints files read from a :class:`FileSource`."""
+
+    def __init__(self, source: FileSource, options: AnalyzerOptions | None = None,
+                 caches: AnalyzerCaches | None = None) -> None:
         self.source = source
-        self._cache: OrderedDict[tuple[str, str], ParsedDocument] = OrderedDict()
-        self._cache_size = cache_size
-        self._lock = threading.Lock()
+        self.options = options if options is not None else AnalyzerOptions()
+        self.caches = caches if caches is not None else AnalyzerCaches()
         # Not an Associator kept here: it would hold ``self.parse``, a reference cycle that keeps each
         # analyzer (and its source: every open buffer's text, in the server) alive until a full collection.
-        self._domain_globs = tuple(domain_globs)
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
         """The parsed document, or None when ``text`` is not given and the file cannot be read."""
@@ -87,23 +105,13 @@ class Analyzer:
             text = self.source.read(path)
             if text is None:
                 return None
-        key = (path, text)
-        with self._lock:
-            cached = self._cache.get(key)
-            if cached is not None:
-                self._cache.move_to_end(key)
-                return cached
-        document = parse_document(path, text)  # outside the lock: parsing a big file must not block others
-        with self._lock:
-            self._cache[key] = document
-            while len(self._cache) > self._cache_size:
-                self._cache.popitem(last=False)
-        return document
+        known = text
+        return self.caches.parses.get((path, text), lambda: parse_document(path, known))
 
     def associate(self, document: ParsedDocument, domain: str | None = None,
                   problem: str | None = None) -> Association:
         """The partners of a problem or plan (an empty association for anything else)."""
-        associator = Associator(self.source, self.parse, self._domain_globs)
+        associator = Associator(self.source, self.parse, self.options.domain_globs)
         if document.kind == "problem":
             return associator.for_problem(document, domain)
         if document.kind == "plan":
@@ -121,11 +129,6 @@ class Analyzer:
         is asked during the long equivalence search: once it is true the search stops, its diagnostic
         is left out (the editor drops such a result anyway: a newer text is coming).
         """
-        with gc_paused():  # see gc_pause.py: the checks of a large problem allocate as much as its parse
-            return self._lint(path, text, domain, problem, cancelled)
-
-    def _lint(self, path: str, text: str | None, domain: str | None, problem: str | None,
-              cancelled: Callable[[], bool] | None = None) -> LintResult:
         if text is None:
             text = self.source.read(path)
             if text is None:
@@ -188,7 +191,8 @@ class Analyzer:
                      cancelled: Callable[[], bool] | None) -> list[Diagnostic]:
         from plansight.analyses.workspace.references import find_reference
 
-        if find_reference(document, self.reference_globs) is None:
+        options = self.options
+        if find_reference(document, options.reference_globs) is None:
             return []
         from plansight.analyses.equivalence.goal_closure import Interrupted
         from plansight.analyses.workspace.equivalence_lint import (  # networkx only when needed
@@ -196,9 +200,9 @@ class Analyzer:
             lint_budget,
         )
 
-        budget = lint_budget(*self.equivalence_budget)
+        budget = lint_budget(*options.equivalence_budget)
         try:
-            return equivalence_diagnostics(self, document, self.reference_globs, budget, cancelled)
+            return equivalence_diagnostics(self, document, options.reference_globs, budget, cancelled)
         except Interrupted as stopped:
             log.info("comparing %s with its reference stopped: %s", document.path, stopped)
             return []
