@@ -33,6 +33,7 @@ from equivalence_generators import Spec, blocks_state, gripper_state, load_domai
 
 from plansight.analyses.equivalence.scene_graph import BACKENDS, ground_task, problem_graph  # noqa: E402
 from plansight.analyses.equivalence.verdict import Reference, compare  # noqa: E402
+from plansight.batch_gc import collector_off  # noqa: E402
 
 SIZES = (5, 10, 20, 40, 80)
 
@@ -83,7 +84,8 @@ def per_pair(kind: str, n: int, count: int) -> dict[str, Any]:
     wall, cpu, answers = [], [], []
     for reference, candidate in problems:
         start_wall, start_cpu = time.perf_counter(), time.thread_time()
-        verdict = compare(Reference(domain, reference), candidate)
+        with collector_off():  # as `plansight equiv` and the server's workers run it
+            verdict = compare(Reference(domain, reference), candidate)
         cpu.append(time.thread_time() - start_cpu)
         wall.append(time.perf_counter() - start_wall)
         answers.append(verdict.equivalent)

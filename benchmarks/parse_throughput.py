@@ -28,14 +28,16 @@ def plansight_reader() -> Reader:
     from plansight.analyses.checks.domain import check_domain
     from plansight.analyses.checks.problem import check_problem
     from plansight.analyses.syntax.parse_pddl import parse_pddl
+    from plansight.batch_gc import collector_off
 
     def read(pair: Pair) -> object:
-        domain = parse_pddl(pair.domain.read_text(encoding="utf-8")).model
-        problem = parse_pddl(pair.problem.read_text(encoding="utf-8")).model
-        if domain is None or problem is None:
-            raise ValueError("plansight could not build a model")
-        check_domain(domain)  # type: ignore[arg-type]
-        return check_problem(problem, domain)  # type: ignore[arg-type]
+        with collector_off():  # as `plansight lint` runs it: the collector is the entry point's choice
+            domain = parse_pddl(pair.domain.read_text(encoding="utf-8")).model
+            problem = parse_pddl(pair.problem.read_text(encoding="utf-8")).model
+            if domain is None or problem is None:
+                raise ValueError("plansight could not build a model")
+            check_domain(domain)  # type: ignore[arg-type]
+            return check_problem(problem, domain)  # type: ignore[arg-type]
 
     return read
 
