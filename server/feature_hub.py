@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from lsprotocol import types
 
-from plansight.server.context import DocumentContext, in_context
+from plansight.server.context import DocumentContext, in_context, in_worker
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -96,7 +96,7 @@ class FeatureHub:
             if context is None:
                 return None
             for provider in list(self.hover):
-                answer = await _call(provider, context, params)
+                answer = await _call(server, provider, context, params)
                 if answer is not None:
                     return answer
             return None
@@ -145,7 +145,7 @@ class FeatureHub:
             return []
         merged: list[Any] = []
         for provider in list(providers):
-            answer = await _call(provider, context, params)
+            answer = await _call(server, provider, context, params)
             if isinstance(answer, types.CompletionList):
                 merged.append(answer)
             elif answer:
@@ -161,13 +161,13 @@ async def _context(server: PlansightServer, uri: str) -> DocumentContext | None:
         return None
 
 
-async def _call(provider: Provider, context: DocumentContext, params: Any) -> Any:
+async def _call(server: PlansightServer, provider: Provider, context: DocumentContext, params: Any) -> Any:
     name = getattr(provider, "__qualname__", repr(provider))
     try:
         if inspect.iscoroutinefunction(provider):
             answer: Any = await provider(context, params)
         else:
-            answer = await asyncio.to_thread(provider, context, params)
+            answer = await in_worker(server, provider, context, params)
             if inspect.isawaitable(answer):
                 answer = await answer
         return answer

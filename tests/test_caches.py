@@ -25,6 +25,7 @@ from plansight.main import main
 from plansight.server.app import create_server
 from plansight.server.caches import ServerCaches
 from plansight.server.documents import ParseCache
+from plansight.server.memory import GcPolicy
 
 DOMAIN = "(define (domain d) (:predicates (p ?x)))\n"
 PROBLEM = "(define (problem q) (:domain d) (:objects a) (:init (p a)) (:goal (p a)))\n"
@@ -159,8 +160,7 @@ def collector_switches(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     monkeypatch.setattr(gc, "enable", lambda: (calls.append("enable"), real_enable())[1])
     yield calls
     monkeypatch.undo()
-    if not was_enabled:
-        gc.disable()
+    (gc.enable if was_enabled else gc.disable)()
 
 
 def test_the_core_never_switches_the_collector(collector_switches: list[str]) -> None:
@@ -182,3 +182,33 @@ def test_a_cli_command_runs_with_the_collector_off_and_restores_it(
     assert collector_switches == ["disable", "enable"]
     assert gc.isenabled()
     assert "Checked 2 files" in capsys.readouterr().out
+
+
+def test_pauses_of_two_servers_overlap_and_the_collector_returns_after_the_last(
+        collector_switches: list[str]) -> None:
+    first, second = GcPolicy(), GcPolicy()
+    started = threading.Event()
+    release = threading.Event()
+
+    def other_server_request() -> None:
+        with second.paused():
+            started.set()
+            release.wait(5)
+
+    worker = threading.Thread(target=other_server_request)
+    with first.paused():
+        worker.start()
+        assert started.wait(5)
+    assert not gc.isenabled()  # the other server's request still runs
+    release.set()
+    worker.join()
+    assert gc.isenabled()
+    assert collector_switches == ["disable", "enable"]
+
+
+def test_a_collector_switched_off_by_the_host_stays_off(collector_switches: list[str]) -> None:
+    gc.disable()
+    with GcPolicy().paused():
+        assert not gc.isenabled()
+    assert not gc.isenabled()
+    assert collector_switches == ["disable"]  # the host's own call only

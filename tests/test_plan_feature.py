@@ -1,5 +1,5 @@
-"""The plan feature's cache (server/plan_feature.py): hover, hints and lens of one version arrive
-together, in worker threads, and must share one simulation."""
+"""The plan feature's caches (``analyses/memo.py`` memos of the feature): hover, hints and lens of one
+version arrive together, in worker threads, and must share one simulation."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
-from plansight.server.plan_feature import _Memo
+from plansight.analyses.memo import Memo
 
 
 def test_concurrent_requests_for_one_key_compute_it_once() -> None:
-    memo: _Memo[str, int] = _Memo()
+    memo: Memo[str, int] = Memo(8)
     calls: list[int] = []
     lock = threading.Lock()
 
@@ -32,7 +32,7 @@ def test_concurrent_requests_for_one_key_compute_it_once() -> None:
 
 
 def test_a_failure_is_raised_to_every_waiter_and_not_kept() -> None:
-    memo: _Memo[str, int] = _Memo()
+    memo: Memo[str, int] = Memo(8)
 
     def broken() -> int:
         raise RuntimeError("bug")
@@ -44,7 +44,7 @@ def test_a_failure_is_raised_to_every_waiter_and_not_kept() -> None:
 
 
 def test_only_the_newest_entries_are_kept() -> None:
-    memo: _Memo[int, int] = _Memo(size=2)
+    memo: Memo[int, int] = Memo(2)
     for key in range(3):
         memo.get(key, lambda key=key: key * 10)
     assert memo.ready(0) is None
