@@ -34,7 +34,7 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
 from plansight.analyses.plans.simulate import unparsed_lines
 from plansight.analyses.reasoning.plan_steps import applicable_after
-from plansight.analyses.semantics.world import GroundAtom
+from plansight.analyses.semantics.state import GroundAtom
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import index_of

@@ -114,6 +114,8 @@ def read_item(text: str, negated_means_deleted: bool = False) -> Words | Unreada
         words = [call.group(1), *call.group(2).replace(",", " ").split()]
     else:
         words = item.replace(",", " ").split()
+    if any("(" in w or ")" in w for w in words):
+        return Unreadable(shown, "not one `(name argument ...)` form")
     if not words:
         return Unreadable(shown, "empty")
     bad = next((w for w in words if not _NAME.fullmatch(w)), None)

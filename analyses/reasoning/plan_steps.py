@@ -14,7 +14,7 @@ from collections.abc import Sequence
 from plansight.analyses.model.pddl import Domain, PlanStep, Problem
 from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate
 from plansight.analyses.reasoning.truth import applicable_in
-from plansight.analyses.semantics.world import GroundAtom
+from plansight.analyses.semantics.state import GroundAtom
 
 
 def applicable_before(simulation: Simulation, index: int) -> tuple[GroundAtom, ...] | None:

@@ -24,7 +24,8 @@ from typing import Any, Literal
 
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.comparison import simulate_actions
-from plansight.analyses.semantics.world import GroundAtom, StateLike, World, format_atom
+from plansight.analyses.semantics.state import GroundAtom, State
+from plansight.analyses.semantics.world import World, format_atom
 
 TruthTask = Literal["applicable", "state", "progression", "tracking"]
 TRUTH_TASKS: tuple[TruthTask, ...] = ("applicable", "state", "progression", "tracking")
@@ -75,40 +76,40 @@ def build_world(domain: Domain, problem: Problem) -> World:
     """The world of the pair, or a :class:`TruthError` naming what the simulator cannot handle."""
     world = World.build(domain, problem)
     if world.unsupported:
-        raise TruthError("no exact answer: the simulator does not handle what " + "; ".join(world.unsupported)
-                         + " (docs/reasoning.md, Supported PDDL)")
+        raise TruthError("no exact answer: " + "; ".join(world.unsupported)
+                         + ", which the simulator does not handle (docs/reasoning.md, Supported PDDL)")
     return world
 
 
-def reach(world: World, actions: Sequence[GroundAtom]) -> frozenset[GroundAtom]:
+def reach(world: World, actions: Sequence[GroundAtom]) -> State:
     """The state after executing ``actions`` from the initial state; a :class:`TruthError` naming the
     first step that cannot run, since the state after it is not defined."""
     simulation = simulate_actions(world.domain, world.problem, actions, world)
     if simulation.failure is not None:
         raise TruthError(simulation.failure.message)
-    return frozenset(simulation.stop_state)
+    return simulation.stop_state
 
 
-def applicable_in(world: World, state: StateLike) -> tuple[GroundAtom, ...]:
+def applicable_in(world: World, state: State) -> tuple[GroundAtom, ...]:
     """Every ground action applicable in ``state``, sorted."""
     return tuple(sorted({(action.name, *action.args) for action in world.applicable(state)}))
 
 
-def progression(world: World, state: frozenset[GroundAtom], action: GroundAtom) -> tuple[
+def progression(world: World, state: State, action: GroundAtom) -> tuple[
         tuple[GroundAtom, ...], tuple[GroundAtom, ...], tuple[GroundAtom, ...], tuple[GroundAtom, ...]]:
     """(add, delete, declared add, declared delete) of ``action`` in ``state``, each sorted: the first
     two by the paper's definition (what changes), the last two as the definition lists them."""
     step = world.ground(action[0], action[1:])
     if step.problem is not None:
         raise TruthError(f"{format_atom(action)} is not an action of this task ({_CALL_WORDS[step.problem]})")
-    if not step.applicable(state):
+    if not step.applicable(state.atoms):
         unmet = world.unmet(step.compiled.action.precondition if step.compiled else None, state, step.binding)
         why = "; ".join(u.text for u in unmet) or "its precondition is false"
         raise TruthError(f"{format_atom(action)} is not applicable in this state ({why} does not hold), "
                          "so it has no effects")
-    adds, deletes = step.changes(state)
-    after = (state - frozenset(deletes)) | frozenset(adds)
-    return (tuple(sorted(after - state)), tuple(sorted(state - after)),
+    adds, deletes = step.changes(state.atoms)
+    change = state.diff(state.apply(adds, deletes))
+    return (tuple(sorted(change.added)), tuple(sorted(change.deleted)),
             tuple(sorted(set(adds))), tuple(sorted(set(deletes))))
 
 
@@ -121,11 +122,11 @@ def ground_truth(world: World, task: TruthTask, after: Iterable[GroundAtom] = ()
     if task == "applicable":
         return Truth(task, sequence, applicable_in(world, state))
     if task == "state":
-        return Truth(task, sequence, tuple(sorted(state)))
+        return Truth(task, sequence, tuple(sorted(state.atoms)))
     if task == "tracking":
         if not sequence:
             raise TruthError("state tracking needs the sequence of actions to track (none was given)")
-        return Truth(task, sequence, tuple(sorted(state)))
+        return Truth(task, sequence, tuple(sorted(state.atoms)))
     if action is None:
         raise TruthError("progression needs the action whose effects are asked for")
     add, delete, declared_add, declared_delete = progression(world, state, action)
