@@ -91,8 +91,10 @@ def _print(report: dict[str, Any], outcome: Any, output: str, number: int, batch
     if number:
         print()
     if outcome is None or outcome.truth is None:
-        print(f"case {report.get('case')}: no exact answer: {report.get('error')}" if batch
-              else f"no exact answer: {report.get('error')}")
+        error = str(report.get("error"))
+        if not error.startswith("no exact answer"):
+            error = f"no exact answer: {error}"
+        print(f"case {report.get('case')}: {error}" if batch else error)
         return
     for line in truth_lines(outcome.truth):
         print(line)

@@ -86,6 +86,19 @@ def test_truth_batch_of_cases(tmp_path: Path) -> None:
     assert "unknown task `flying`" in lines[3]["error"]
 
 
+def test_truth_refuses_what_the_simulator_does_not_handle(tmp_path: Path) -> None:
+    (tmp_path / "domain.pddl").write_text("""(define (domain fuel) (:requirements :strips :numeric-fluents)
+      (:predicates (moved)) (:functions (fuel))
+      (:action go :parameters () :precondition (> (fuel) 0) :effect (and (moved) (decrease (fuel) 1))))""")
+    (tmp_path / "p.pddl").write_text(
+        "(define (problem p) (:domain fuel) (:init (= (fuel) 1)) (:goal (moved)))")
+    completed = run("truth", "applicable", "domain.pddl", "p.pddl", cwd=tmp_path)
+    assert completed.returncode == 1
+    assert completed.stdout == ("no exact answer: there are numeric conditions (in `go`); there are numeric "
+                                "effects (in `go`), which the simulator does not handle (docs/reasoning.md, "
+                                "Supported PDDL)\n")
+
+
 def test_truth_usage_errors(tmp_path: Path) -> None:
     folder = project(tmp_path)
     assert run("truth", "state", "domain.pddl", cwd=folder).returncode == 2

@@ -11,9 +11,11 @@ import pytest
 
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.metrics import action_distance
+from plansight.analyses.plans.recovery import FALLBACK_SEARCH, PlannerResult
+from plansight.analyses.reasoning import optimal
 from plansight.analyses.reasoning.answers import read_answer, read_item, read_sequence
 from plansight.analyses.reasoning.iou import action_judge, atom_judge, iou, score
-from plansight.analyses.reasoning.truth import build_world, ground_truth
+from plansight.analyses.reasoning.truth import TruthError, build_world, ground_truth
 from plansight.analyses.semantics.world import World
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 
@@ -126,3 +128,14 @@ def test_plan_tasks_are_scored_by_action_distance(world: World) -> None:
     assert result.value == pytest.approx(action_distance(list(answer.items), optimal))
     assert result.value == pytest.approx(1 - 4 / 6)
     assert result.to_json()["action_distance"] == pytest.approx(0.3333, abs=1e-4)
+
+
+def test_a_plan_that_is_not_proved_optimal_is_not_a_reference(world: World,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """When LM-cut cannot handle a task, plan recovery falls back to a greedy search; its plan may be
+    longer than optimal, so action distance is not measured against it."""
+    greedy = PlannerResult("solved", (("unstack", "c", "a"),), f"fast-downward {FALLBACK_SEARCH}",
+                           "plan found", 0.1)
+    monkeypatch.setattr(optimal, "solve", lambda *args, **kwargs: greedy)
+    with pytest.raises(TruthError, match="LM-cut does not support this task"):
+        optimal.optimal_plan(world.domain, world.problem)
