@@ -14,9 +14,13 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from plansight.truth_command import read_jsonl, relative_reader
+
+if TYPE_CHECKING:
+    from plansight.analyses.reasoning.cases import Outcome
 
 SCORE_TASKS = ("applicable", "state", "progression-add", "progression-delete", "tracking", "plan",
                "optimal-plan")
@@ -54,7 +58,7 @@ def add_iou_parser(sub: Any) -> None:
 def run_iou(args: argparse.Namespace) -> int:
     """Score the answer(s), print the results and write the requested report files."""
     from plansight.analyses.plans.recovery import Budget
-    from plansight.analyses.reasoning.cases import CaseError, Evaluator, Outcome, case_from_row
+    from plansight.analyses.reasoning.cases import CaseError, Evaluator, case_from_row
     from plansight.analyses.reasoning.optimal import optimal_plan
 
     if hasattr(sys.stdout, "reconfigure"):
@@ -98,7 +102,7 @@ def run_iou(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _rows(args: argparse.Namespace) -> tuple[list[tuple[int, Any]], Any] | str:
+def _rows(args: argparse.Namespace) -> tuple[list[tuple[int, Any]], Callable[[str], str]] | str:
     one = [args.task, args.domain, args.problem, args.answer, args.answer_file]
     if args.dataset is not None:
         if any(value is not None for value in one):
@@ -134,7 +138,7 @@ def _read(path: str) -> str:
         return handle.read()
 
 
-def _write_files(args: argparse.Namespace, outcomes: list[Any]) -> None:
+def _write_files(args: argparse.Namespace, outcomes: list[Outcome]) -> None:
     if args.report is None and args.figure is None:
         return
     from plansight.analyses.reasoning.histograms import figure_svg, report_html
@@ -149,10 +153,10 @@ def _write_files(args: argparse.Namespace, outcomes: list[Any]) -> None:
             handle.write(figure_svg(groups))
 
 
-def answer_lines(outcome: Any) -> list[str]:
+def answer_lines(outcome: Outcome) -> list[str]:
     """One scored answer as text: the metric line, then each kind of item."""
     case = outcome.case
-    if outcome.error is not None:
+    if outcome.error is not None or outcome.score is None:
         return [f"case {case.number} ({case.task}): not scored: {outcome.error}"]
     report = outcome.score.to_json()
 
@@ -182,7 +186,7 @@ def answer_lines(outcome: Any) -> list[str]:
     return lines
 
 
-def _print_dataset(outcomes: list[Any], bad_rows: list[dict[str, Any]]) -> None:
+def _print_dataset(outcomes: list[Outcome], bad_rows: list[dict[str, Any]]) -> None:
     from plansight.analyses.reasoning.summary import summarize, table_lines
 
     scored = sum(1 for o in outcomes if o.score is not None)
@@ -191,15 +195,16 @@ def _print_dataset(outcomes: list[Any], bad_rows: list[dict[str, Any]]) -> None:
     print()
     for line in table_lines(summarize(outcomes)):
         print(line)
-    unreadable = [o for o in outcomes if o.score is not None and o.score.unreadable]
+    unreadable = [(o.case.number, o.score.unreadable) for o in outcomes
+                  if o.score is not None and o.score.unreadable]
     if unreadable:
         print("unreadable items (each counted as a wrong answered item):")
-        for outcome in unreadable:
-            items = ", ".join(f"`{text}` ({reason})" for text, reason in outcome.score.unreadable)
-            print(f"  case {outcome.case.number}: {items}")
+        for number, found in unreadable:
+            items = ", ".join(f"`{text}` ({reason})" for text, reason in found)
+            print(f"  case {number}: {items}")
     problems = [(o.case.number, o.error) for o in outcomes if o.error is not None]
     problems += [(row["case"], row["error"]) for row in bad_rows]
     if problems:
         print("not scored:")
-        for line, error in sorted(problems, key=lambda p: p[0]):
-            print(f"  case {line}: {error}")
+        for number, error in sorted(problems, key=lambda p: p[0]):
+            print(f"  case {number}: {error}")

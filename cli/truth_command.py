@@ -13,7 +13,12 @@ import argparse
 import json
 import os
 import sys
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plansight.analyses.reasoning.cases import Outcome
+    from plansight.analyses.reasoning.truth import Truth
 
 TRUTH_TASKS = ("applicable", "state", "progression", "tracking")
 
@@ -84,7 +89,7 @@ def run_truth(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
-def _print(report: dict[str, Any], outcome: Any, output: str, number: int, batch: bool) -> None:
+def _print(report: dict[str, Any], outcome: Outcome | None, output: str, number: int, batch: bool) -> None:
     if output == "json":
         print(json.dumps(report, ensure_ascii=False))
         return
@@ -100,13 +105,13 @@ def _print(report: dict[str, Any], outcome: Any, output: str, number: int, batch
         print(line)
 
 
-def truth_lines(truth: Any) -> list[str]:
+def truth_lines(truth: Truth) -> list[str]:
     """A truth as text: a heading naming the task and the state, then one item per line."""
     from plansight.analyses.semantics.world import format_atom
 
     where = ("in the initial state" if not truth.after
              else "after " + " ".join(format_atom(a) for a in truth.after))
-    if truth.task == "progression":
+    if truth.task == "progression" and truth.action is not None:
         lines = [f"progression of {format_atom(truth.action)} {where}"]
         for label, items in (("add", truth.items), ("delete", truth.delete)):
             lines.append(f"{label} ({len(items)}):")
@@ -141,7 +146,7 @@ def read_jsonl(path: str) -> list[tuple[int, Any]] | str:
     return rows
 
 
-def relative_reader(folder: str) -> Any:
+def relative_reader(folder: str) -> Callable[[str], str]:
     """Reads a path relative to ``folder`` (absolute paths as they are)."""
     def read(path: str) -> str:
         with open(os.path.join(folder, path), encoding="utf-8") as handle:

@@ -11,6 +11,7 @@ import subprocess
 import sys
 from pathlib import Path
 from typing import Any
+from xml.etree import ElementTree
 
 PLANSIGHT = Path(sys.executable).parent / "plansight"
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "blocksworld"
@@ -180,8 +181,14 @@ def test_iou_dataset_table_report_and_figure(tmp_path: Path) -> None:
     assert sorted(panels) == sorted([("blocksworld", "small"), ("blocksworld", "large")] * 3
                                     + [("bw", "small"), ("bw", "large")])
     assert html.count("<section>") == 4
+    for inline in re.findall(r"<svg.*?</svg>", html):
+        ElementTree.fromstring(inline)  # each panel is well-formed SVG
     svg = (folder / "figure.svg").read_text()
-    assert svg.startswith("<svg") and svg.count("class='panel'") == 8
+    figure = ElementTree.fromstring(svg)
+    panels_drawn = figure.findall("{http://www.w3.org/2000/svg}g[@class='panel']")
+    assert len(panels_drawn) == 8
+    titles = {" ".join(t.itertext()) for g in panels_drawn for t in g.findall("{http://www.w3.org/2000/svg}text")}
+    assert "blocksworld · large" in titles and "bw · small" in titles
 
 
 def test_iou_dataset_json(tmp_path: Path) -> None:

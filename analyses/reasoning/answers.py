@@ -73,7 +73,10 @@ def read_sequence(value: str | Sequence[str]) -> tuple[list[Words], list[Unreada
     unreadable: list[Unreadable] = []
     for text in item_texts(value)[0]:
         words = read_item(text)
-        (unreadable if isinstance(words, Unreadable) else items).append(words)  # type: ignore[arg-type]
+        if isinstance(words, Unreadable):
+            unreadable.append(words)
+        else:
+            items.append(words)
     return items, unreadable
 
 

@@ -8,10 +8,12 @@ problem across tasks and models, so parses, worlds and optimal plans are compute
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
+from plansight.analyses.diagnostics.diagnostic import Severity
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.reasoning.answers import Words, read_answer, read_sequence, words_text
 from plansight.analyses.reasoning.iou import (
@@ -23,7 +25,14 @@ from plansight.analyses.reasoning.iou import (
     atom_judge,
     score,
 )
-from plansight.analyses.reasoning.truth import TRUTH_TASKS, Truth, TruthError, build_world, ground_truth
+from plansight.analyses.reasoning.truth import (
+    TRUTH_TASKS,
+    Truth,
+    TruthError,
+    TruthTask,
+    build_world,
+    ground_truth,
+)
 from plansight.analyses.semantics.world import World
 from plansight.analyses.syntax.documents import parse_document
 
@@ -100,12 +109,11 @@ def read_actions(value: Any, what: str) -> tuple[Words, ...]:
     return tuple(items)
 
 
-def case_from_row(row: Mapping[str, Any], number: int, read: Reader, scoring: bool,
-                  default_task: str | None = None) -> Case:
+def case_from_row(row: Mapping[str, Any], number: int, read: Reader, scoring: bool) -> Case:
     """A case from a JSON row; ``read`` loads the files it names."""
     if not isinstance(row, Mapping):
         raise CaseError("a row must be a JSON object")
-    task_value = row.get("task", default_task)
+    task_value = row.get("task")
     if not isinstance(task_value, str):
         raise CaseError("no `task`")
     task = canonical_task(task_value, scoring)
@@ -183,10 +191,11 @@ class Outcome:
         return report
 
 
-def _domain_name(text: str) -> str | None:
-    import re
+_DOMAIN_NAME = re.compile(r"\(\s*domain\s+([^\s()]+)", re.IGNORECASE)
 
-    found = re.search(r"\(\s*domain\s+([^\s()]+)", text, re.IGNORECASE)
+
+def _domain_name(text: str) -> str | None:
+    found = _DOMAIN_NAME.search(text)
     return found.group(1).lower() if found else None
 
 
@@ -222,7 +231,8 @@ class Evaluator:
         """The exact answer of a truth task (applicable, state, progression, tracking)."""
         try:
             world = self.world(case)
-            return Outcome(case, truth=ground_truth(world, case.task, case.after, case.action))  # type: ignore[arg-type]
+            task = cast(TruthTask, case.task)
+            return Outcome(case, truth=ground_truth(world, task, case.after, case.action))
         except TruthError as error:
             return Outcome(case, error=str(error))
 
@@ -236,8 +246,8 @@ class Evaluator:
                 plan = self._optimal(case, world)
                 truth_items: tuple[Words, ...] = plan
             else:
-                base = "progression" if case.task.startswith("progression") else case.task
-                truth = ground_truth(world, base, case.after, case.action)  # type: ignore[arg-type]
+                base = cast(TruthTask, "progression" if case.task.startswith("progression") else case.task)
+                truth = ground_truth(world, base, case.after, case.action)
                 truth_items = truth.delete if case.task == "progression-delete" else truth.items
         except TruthError as error:
             return Outcome(case, error=str(error))
@@ -265,8 +275,6 @@ class Evaluator:
 
 
 def _parsed(text: str, label: str, kind: str) -> Domain | Problem:
-    from plansight.analyses.diagnostics.diagnostic import Severity
-
     document = parse_document(label if label.endswith(".pddl") else f"{kind}.pddl", text)
     model = document.domain if kind == "domain" else document.problem
     errors = [d for d in document.diagnostics if d.severity is Severity.ERROR]
