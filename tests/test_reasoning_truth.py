@@ -1,7 +1,8 @@
 """The ground truth of the reasoning tasks (analyses/reasoning/truth.py) against an independent
-brute-force semantics written here: small random typed domains with negative preconditions,
-equality, disjunction, quantifiers, conditional and universal effects and a constant, and random
-problems over them. The oracle enumerates every binding of every action over the typed objects and
+brute-force semantics written here: small random domains (typed with a subtype, or untyped) with
+negative preconditions, equality, disjunction, quantifiers, conditional and universal effects and a
+constant, and random problems over them. The oracle enumerates every binding of every action over the
+objects of the right types and
 evaluates formulas by their textbook definitions; `plansight truth` must give exactly its sets for
 action applicability, state comprehension, progression and state tracking."""
 
@@ -38,9 +39,11 @@ def is_a(kind: str, wanted: str) -> bool:
     return False
 
 
-def of_type(wanted: str) -> list[str]:
+def of_type(wanted: str, typed: bool = True) -> list[str]:
+    """The objects and constants that may stand where ``wanted`` is declared; in an untyped domain,
+    all of them."""
     every = {**CONSTANTS, **OBJECTS}
-    return [name for name, kind in every.items() if is_a(kind, wanted)]
+    return [name for name, kind in every.items() if not typed or is_a(kind, wanted)]
 
 
 # --- formulas as plain tuples, printed as PDDL and evaluated by the oracle -------------------------
@@ -88,20 +91,24 @@ def random_effects(rng: random.Random, scope: list[tuple[str, str]], depth: int)
     return tuple(effects)
 
 
-def show(formula: tuple[Any, ...]) -> str:
+def show(formula: tuple[Any, ...], typed: bool = True) -> str:
     head = formula[0]
     if head == "atom":
         return "(" + " ".join([formula[1], *formula[2]]) + ")"
     if head == "not":
-        return f"(not {show(formula[1])})"
+        return f"(not {show(formula[1], typed)})"
     if head == "eq":
         return f"(= {formula[1]} {formula[2]})"
     if head in ("and", "or"):
-        return f"({head} " + " ".join(show(f) for f in formula[1]) + ")"
-    return f"({head} ({formula[1]} - {formula[2]}) {show(formula[3])})"
+        return f"({head} " + " ".join(show(f, typed) for f in formula[1]) + ")"
+    return f"({head} ({declare(formula[1], formula[2], typed)}) {show(formula[3], typed)})"
 
 
-def show_effects(effects: tuple[Any, ...]) -> str:
+def declare(variable: str, kind: str, typed: bool) -> str:
+    return f"{variable} - {kind}" if typed else variable
+
+
+def show_effects(effects: tuple[Any, ...], typed: bool = True) -> str:
     parts = []
     for effect in effects:
         if effect[0] == "add":
@@ -109,41 +116,42 @@ def show_effects(effects: tuple[Any, ...]) -> str:
         elif effect[0] == "del":
             parts.append(f"(not {show(effect[1])})")
         elif effect[0] == "when":
-            parts.append(f"(when {show(effect[1])} {show_effects(effect[2])})")
+            parts.append(f"(when {show(effect[1], typed)} {show_effects(effect[2], typed)})")
         else:
-            parts.append(f"(forall ({effect[1]} - {effect[2]}) {show_effects(effect[3])})")
+            variable = declare(effect[1], effect[2], typed)
+            parts.append(f"(forall ({variable}) {show_effects(effect[3], typed)})")
     return "(and " + " ".join(parts) + ")"
 
 
-def holds(formula: tuple[Any, ...], state: State, binding: dict[str, str]) -> bool:
+def holds(formula: tuple[Any, ...], state: State, binding: dict[str, str], typed: bool) -> bool:
     head = formula[0]
     if head == "atom":
         return (formula[1], *(binding.get(a, a) for a in formula[2])) in state
     if head == "not":
-        return not holds(formula[1], state, binding)
+        return not holds(formula[1], state, binding, typed)
     if head == "eq":
         return binding.get(formula[1], formula[1]) == binding.get(formula[2], formula[2])
     if head == "and":
-        return all(holds(f, state, binding) for f in formula[1])
+        return all(holds(f, state, binding, typed) for f in formula[1])
     if head == "or":
-        return any(holds(f, state, binding) for f in formula[1])
-    values = (holds(formula[3], state, {**binding, formula[1]: o}) for o in of_type(formula[2]))
+        return any(holds(f, state, binding, typed) for f in formula[1])
+    values = (holds(formula[3], state, {**binding, formula[1]: o}, typed) for o in of_type(formula[2], typed))
     return all(values) if head == "forall" else any(values)
 
 
 def collect(effects: tuple[Any, ...], state: State, binding: dict[str, str], adds: set[Atom],
-            deletes: set[Atom]) -> None:
+            deletes: set[Atom], typed: bool) -> None:
     for effect in effects:
         if effect[0] in ("add", "del"):
             atom = effect[1]
             ground = (atom[1], *(binding.get(a, a) for a in atom[2]))
             (adds if effect[0] == "add" else deletes).add(ground)
         elif effect[0] == "when":
-            if holds(effect[1], state, binding):
-                collect(effect[2], state, binding, adds, deletes)
+            if holds(effect[1], state, binding, typed):
+                collect(effect[2], state, binding, adds, deletes, typed)
         else:
-            for value in of_type(effect[2]):
-                collect(effect[3], state, {**binding, effect[1]: value}, adds, deletes)
+            for value in of_type(effect[2], typed):
+                collect(effect[3], state, {**binding, effect[1]: value}, adds, deletes, typed)
 
 
 @dataclass
@@ -160,28 +168,34 @@ class Task:
     init: State
     domain_text: str
     problem_text: str
+    typed: bool = True
 
     def bindings(self, schema: Schema) -> list[dict[str, str]]:
-        pools = [of_type(kind) for _, kind in schema.parameters]
+        pools = [of_type(kind, self.typed) for _, kind in schema.parameters]
         return [dict(zip([v for v, _ in schema.parameters], values, strict=True))
                 for values in itertools.product(*pools)]
 
     def applicable(self, state: State) -> set[Atom]:
         return {(schema.name, *(b[v] for v, _ in schema.parameters))
                 for schema in self.schemas for b in self.bindings(schema)
-                if holds(schema.precondition, state, b)}
+                if holds(schema.precondition, state, b, self.typed)}
 
     def successor(self, state: State, action: Atom) -> tuple[State, set[Atom], set[Atom]]:
         schema = next(s for s in self.schemas if s.name == action[0])
         binding = dict(zip([v for v, _ in schema.parameters], action[1:], strict=True))
         adds: set[Atom] = set()
         deletes: set[Atom] = set()
-        collect(schema.effects, state, binding, adds, deletes)
+        collect(schema.effects, state, binding, adds, deletes, self.typed)
         return (state - deletes) | adds, adds, deletes
+
+
+UNTYPED_FROM = 45
+"""Seeds from here on write the same kind of task untyped: every variable ranges over every object."""
 
 
 def random_task(seed: int) -> Task:
     rng = random.Random(seed)
+    typed = seed < UNTYPED_FROM
     schemas = []
     for index in range(rng.randint(2, 3)):
         parameters = sorted(rng.sample(PARAMETERS, rng.randint(1, 3)))
@@ -191,19 +205,25 @@ def random_task(seed: int) -> Task:
                   for args in itertools.product(*(of_type(k) for k in kinds))]
     init = frozenset(atom for atom in every_atom if rng.random() < 0.4)
     actions = "\n".join(
-        f"  (:action {s.name} :parameters ({' '.join(f'{v} - {k}' for v, k in s.parameters)})\n"
-        f"    :precondition {show(s.precondition)}\n    :effect {show_effects(s.effects)})"
+        f"  (:action {s.name} :parameters ({' '.join(declare(v, k, typed) for v, k in s.parameters)})\n"
+        f"    :precondition {show(s.precondition, typed)}\n    :effect {show_effects(s.effects, typed)})"
         for s in schemas)
+    if typed:
+        declarations = ("  (:types ta2 - ta ta tb - object)\n  (:constants c0 - ta)\n"
+                        "  (:predicates (p ?a - ta) (q ?a - ta ?b - tb) (r) (s ?b - tb))\n")
+        objects = "a1 a2 - ta a3 - ta2 b1 b2 - tb"
+    else:
+        declarations = "  (:constants c0)\n  (:predicates (p ?a) (q ?a ?b) (r) (s ?b))\n"
+        objects = "a1 a2 a3 b1 b2"
     domain_text = (
         "(define (domain random)\n"
-        "  (:requirements :strips :typing :negative-preconditions :equality :disjunctive-preconditions\n"
-        "                 :quantified-preconditions :conditional-effects)\n"
-        "  (:types ta2 - ta ta tb - object)\n  (:constants c0 - ta)\n"
-        "  (:predicates (p ?a - ta) (q ?a - ta ?b - tb) (r) (s ?b - tb))\n" + actions + ")\n")
+        f"  (:requirements :strips {':typing ' if typed else ''}:negative-preconditions :equality\n"
+        "                 :disjunctive-preconditions :quantified-preconditions :conditional-effects)\n"
+        + declarations + actions + ")\n")
     problem_text = (
-        "(define (problem random-p) (:domain random)\n  (:objects a1 a2 - ta a3 - ta2 b1 b2 - tb)\n"
+        f"(define (problem random-p) (:domain random)\n  (:objects {objects})\n"
         "  (:init " + " ".join("(" + " ".join(a) + ")" for a in sorted(init)) + ")\n  (:goal (r)))\n")
-    return Task(schemas, init, domain_text, problem_text)
+    return Task(schemas, init, domain_text, problem_text, typed)
 
 
 def world_of(task: Task) -> Any:
@@ -260,6 +280,7 @@ def test_the_random_problems_exercise_what_they_claim() -> None:
     texts = [random_task(seed).domain_text for seed in range(60)]
     for construct in ("(forall", "(exists", "(when", "(not (=", "(or", "c0", "- ta2"):
         assert sum(construct in text for text in texts) >= 5, construct
+    assert sum(":typing" not in text for text in texts) == 60 - UNTYPED_FROM
     applicable = sum(bool(random_task(seed).applicable(random_task(seed).init)) for seed in range(60))
     assert applicable >= 30
 
