@@ -17,9 +17,11 @@ from plansight.equiv_command import add_equiv_parser
 from plansight.evaluate_command import add_evaluate_parser
 from plansight.format_command import add_format_parser
 from plansight.grade_command import add_grade_parser
+from plansight.iou_command import add_iou_parser
 from plansight.lint_command import add_lint_parser
 from plansight.ltl_command import add_ltl_parser
 from plansight.plan_command import add_plan_parser
+from plansight.truth_command import add_truth_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -48,6 +50,8 @@ def build_parser() -> argparse.ArgumentParser:
     add_grade_parser(sub)
     add_evaluate_parser(sub)
     add_plan_parser(sub)
+    add_truth_parser(sub)
+    add_iou_parser(sub)
     return parser
 
 
@@ -102,6 +106,14 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from plansight.plan_command import run_plan
 
         return run_plan(args)
+    if args.command == "truth":
+        from plansight.truth_command import run_truth
+
+        return run_truth(args)
+    if args.command == "iou":
+        from plansight.iou_command import run_iou
+
+        return run_iou(args)
     if args.command == "serve":
         from plansight.server_command import run_serve
 

@@ -32,6 +32,9 @@ from plansight.analyses.model.pddl import (
     walk,
 )
 from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, problem_scope, vocabulary
+from plansight.analyses.plans.simulate import unparsed_lines
+from plansight.analyses.reasoning.plan_steps import applicable_after
+from plansight.analyses.semantics.state import GroundAtom
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import index_of
@@ -54,6 +57,8 @@ EFFECT_KEYWORDS = ("and", "not", "forall", "when", "increase", "decrease", "assi
 MAX_ARGUMENT_ITEMS = 1000
 """Objects offered at one argument: a problem with 5,000 crates offers the first 1,000 that start like
 the word being typed (typing a letter or two narrows it)."""
+APPLICABLE_DETAIL = "applicable here"
+"""The detail of a plan-step item whose action the state before the cursor allows."""
 TIME_KEYWORDS = frozenset({"at start", "at end", "over all"})
 ACTION_HEADS = frozenset({":action", ":durative-action", ":process", ":event"})
 _ACTION_SECTION = re.compile(r":(?:effect|precondition|condition|duration|parameters|observe)\b",
@@ -119,12 +124,17 @@ class Completer:
     # --- plans ----------------------------------------------------------------------------------
 
     def plan(self) -> None:
-        """Items for a plan step: action names at the head of a step, typed objects for its arguments."""
+        """Items for a plan step: at its head the ground actions applicable in the state the steps before
+        reach (first, marked "applicable here"), then every action name; typed objects for its arguments."""
         cursor = self.cursor
         if self.vocab is None:
             return
         if not cursor.forms or cursor.at_head:
             bare = not cursor.forms  # a step typed without its "(": complete the whole form
+            for ground in self._applicable_here()[:MAX_ARGUMENT_ITEMS]:
+                words = " ".join(ground)
+                self.add(words, types.CompletionItemKind.Event, detail=APPLICABLE_DETAIL,
+                         snippet=f"({words})" if bare else words, rank=0)
             for action in self.vocab.actions.values():
                 self._action_item(action, bare)
             return
@@ -136,7 +146,21 @@ class Completer:
         body = _snippet(action.name.display, [p.name.display.lstrip("?") for p in action.parameters])
         self.add(action.name.display, types.CompletionItemKind.Function,
                  detail=signature(action.name, action.parameters),
-                 snippet=f"({body})" if bare else body)
+                 snippet=f"({body})" if bare else body, rank=1)
+
+    def _applicable_here(self) -> tuple[GroundAtom, ...]:
+        """The ground actions applicable after the steps written before the cursor; none when the plan is
+        not linked to a readable problem and domain or a step before cannot run (the state is unknown)."""
+        context = self.context
+        plan = context.parsed.plan
+        domain = context.domain.domain if context.domain is not None else None
+        problem = context.problem.problem if context.problem is not None else None
+        if plan is None or domain is None or problem is None:
+            return ()
+        start = self.cursor.forms[0].start if self.cursor.forms else self.cursor.prefix_span.start
+        written = unparsed_lines(context.text, plan, context.parsed.diagnostics)
+        steps = [step for step in written if step.span.end <= start]
+        return applicable_after(domain, problem, steps) or ()
 
     # --- domains and problems -------------------------------------------------------------------
 

@@ -52,6 +52,7 @@ from plansight.analyses.plans.simulate import (
     unparsed_lines,
 )
 from plansight.analyses.plans.word_similarity import SimilarityVersion
+from plansight.analyses.reasoning.plan_steps import applicable_before, step_key
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.association import glob_matches, resolve_link
 from plansight.server.command_arguments import argument_of, command_context
@@ -417,6 +418,9 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
                  f"The plan stops at step {failure.index + 1} `{failure.action}`, which is not executable."]
     if label_line is not None:
         lines.append(label_line)
+    applicability = applicability_line(simulation, index)
+    if applicability is not None:
+        lines.append(applicability)
     if index <= len(simulation.trace):
         state = simulation.state_before(index)
         body = "\n".join(state_lines(state)) or "; (no atom holds)"
@@ -424,6 +428,21 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
         lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}):"
                      f"\n```pddl\n{body}\n```")
     return "\n\n".join(lines)
+
+
+def applicability_line(simulation: Simulation, index: int) -> str | None:
+    """How many actions were applicable in the state before the step, and whether the step was one of
+    them (the action-applicability task of Murthy, Mink and Sanneman 2025); None for an unreached step."""
+    applicable = applicable_before(simulation, index)
+    if applicable is None:
+        return None
+    key = step_key(simulation.steps[index])
+    count = len(applicable)
+    among = "this step was one of them" if key in set(applicable) else "this step was not one of them"
+    if count == 0:
+        return "No action was applicable before this step."
+    noun = "action was" if count == 1 else "actions were"
+    return f"{count} {noun} applicable before this step; {among}."
 
 
 def lens_title(view: PlanView) -> str:

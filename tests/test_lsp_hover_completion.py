@@ -197,11 +197,36 @@ async def test_completion_of_requirements_sections_and_types(client: LanguageCli
 
 
 async def test_completion_in_a_plan(client: LanguageClient, project: Path) -> None:
+    """After (stack c1 pal1) (stack c2 depot) both crates stand on pallets: unstacking either and
+    shipping c2 (on the depot) apply, and come first; then every action."""
     actions = await complete(client, project / "p1.plan", PLAN + "|")
-    assert edits(actions) == [("stack", "(stack ${1:c} ${2:p})"), ("unstack", "(unstack ${1:c} ${2:p})"),
+    assert edits(actions) == [("ship c2", "(ship c2)"), ("unstack c1 pal1", "(unstack c1 pal1)"),
+                              ("unstack c2 depot", "(unstack c2 depot)"),
+                              ("stack", "(stack ${1:c} ${2:p})"), ("unstack", "(unstack ${1:c} ${2:p})"),
                               ("ship", "(ship ${1:c})")]
+    assert [i.detail for i in actions[:3]] == ["applicable here"] * 3
+    assert "applicable here" not in {i.detail for i in actions[3:]}
     arguments = await complete(client, project / "p1.plan", PLAN + "(ship |)")
     assert [i.label for i in arguments] == ["c1", "c2"]
+
+
+async def test_completion_at_a_step_offers_what_applies_in_the_state_reached_there(
+        client: LanguageClient, project: Path) -> None:
+    """Between the two steps only (stack c1 pal1) has run: the inner step's head is completed with
+    the actions applicable then, inside its `(` without one; a step before that cannot run leaves
+    the state unknown and only the action names are offered."""
+    first = await complete(client, project / "p1.plan", "(stack c1 pal1)\n(|\n(stack c2 depot)\n")
+    applicable = [(i.label, i.text_edit.new_text) for i in first
+                  if i.detail == "applicable here" and isinstance(i.text_edit, types.TextEdit)]
+    # pal1 is taken, the depot still empty, and nothing in this domain stops restacking c1
+    assert applicable == [("stack c1 depot", "stack c1 depot"), ("stack c2 depot", "stack c2 depot"),
+                          ("unstack c1 pal1", "unstack c1 pal1")]
+    assert [i.label for i in first[:3]] == ["stack c1 depot", "stack c2 depot", "unstack c1 pal1"]
+    at_start = await complete(client, project / "p1.plan", "|\n(stack c1 pal1)\n")
+    assert [i.label for i in at_start if i.detail == "applicable here"] == [
+        "stack c1 depot", "stack c1 pal1", "stack c2 depot", "stack c2 pal1"]
+    broken = await complete(client, project / "p1.plan", "(ship c1)\n|")
+    assert [i.label for i in broken] == ["stack", "unstack", "ship"]
 
 
 # --- signature help -------------------------------------------------------------------------------

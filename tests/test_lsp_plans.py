@@ -240,6 +240,7 @@ async def test_hover_shows_the_state_before_a_step(client: LanguageClient, proje
     assert text == (
         "**Step 2** `(put-down c)` — executed\n\n"
         "Changed: `+(on-table c)` `+(clear c)` `+(handempty)` `-(holding c)`\n\n"
+        "3 actions were applicable before this step; this step was one of them.\n\n"
         "State before step 2 (5 atoms):\n```pddl\n"
         "(clear a) (clear b)\n(holding c)\n(on-table a) (on-table b)\n```")
 
@@ -251,6 +252,8 @@ async def test_hover_explains_the_failing_and_the_unreached_steps(client: Langua
     assert failing is not None
     assert failing.startswith("**Step 4** `(pick-up b)` — not executable\n\n")
     assert "(handempty) is false: it stopped holding after step 3 (pick-up a)" in failing
+    # (holding a): put-down a, stack a b and stack a c apply, not (pick-up b)
+    assert "\n\n3 actions were applicable before this step; this step was not one of them.\n\n" in failing
     assert failing.endswith("State before step 4 (5 atoms):\n```pddl\n"
                             "(clear b) (clear c)\n(holding a)\n(on-table b) (on-table c)\n```")
     unreached = await hover_text(client, uri, 4, 2)

@@ -1,0 +1,160 @@
+"""``plansight truth TASK DOMAIN PROBLEM``: the exact answers of the reasoning-about-action tasks.
+
+Action applicability, state comprehension, progression and state tracking (Murthy, Mink and Sanneman
+2025), in the state reached by ``--actions``; one case from the command line or every row of a JSONL
+file (``--cases``). docs/reasoning.md has the JSON shapes. Exit codes: 0 every case answered, 1 some
+case has no exact answer (a step that cannot run, a construct the simulator does not handle),
+2 usage error or unreadable input.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from plansight.analyses.reasoning.cases import Outcome
+    from plansight.analyses.reasoning.truth import Truth
+
+TRUTH_TASKS = ("applicable", "state", "progression", "tracking")
+
+
+def add_truth_parser(sub: Any) -> None:
+    """Register ``plansight truth`` on the top-level parser."""
+    truth = sub.add_parser(
+        "truth", help="the exact answers of reasoning tasks: applicable actions, state, effects, tracking",
+        description="Print the exact answer of a reasoning-about-action task: the ground actions applicable "
+        "in a state, every atom of the state, the add and delete effects of one action, or the state "
+        "after a sequence of actions. The state is the problem's initial state after --actions. "
+        "Exit code 0: every case answered, 1: some case has no exact answer, 2: usage error.")
+    truth.add_argument("task", nargs="?", choices=TRUTH_TASKS, help="the task (omit with --cases)")
+    truth.add_argument("domain", nargs="?", metavar="DOMAIN", help="the domain file")
+    truth.add_argument("problem", nargs="?", metavar="PROBLEM", help="the problem file")
+    truth.add_argument("--actions", metavar="ACTIONS", default="",
+                       help="actions executed from the initial state first, e.g. "
+                            "'(unstack c a) (put-down c)' or '[unstack(c, a), put-down(c)]'")
+    truth.add_argument("--action", metavar="ACTION",
+                       help="progression: the action whose effects are asked for")
+    truth.add_argument("--cases", metavar="FILE", help="a JSONL file of cases, one JSON object per line "
+                       "(docs/reasoning.md); paths in it are relative to its folder")
+    truth.add_argument("--format", choices=("text", "json"), default="text",
+                       help="text, or JSON (one object per line with --cases)")
+
+
+def run_truth(args: argparse.Namespace) -> int:
+    """Answer the case(s) and print them; the exit code says whether every case had an exact answer."""
+    from plansight.analyses.reasoning.cases import CaseError, Evaluator, case_from_row
+
+    if hasattr(sys.stdout, "reconfigure"):
+        sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    if args.cases is not None:
+        if args.task is not None or args.domain is not None:
+            return _usage("give either TASK DOMAIN PROBLEM or --cases FILE, not both")
+        rows = read_jsonl(args.cases)
+        if isinstance(rows, str):
+            return _usage(rows)
+        folder = os.path.dirname(os.path.abspath(args.cases))
+        reader = relative_reader(folder)
+    else:
+        if args.task is None or args.domain is None or args.problem is None:
+            return _usage("give TASK DOMAIN PROBLEM (or --cases FILE)")
+        for path in (args.domain, args.problem):
+            if not os.path.isfile(path):
+                return _usage(f"no such file: {path}")
+        row: dict[str, Any] = {"task": args.task, "domain": args.domain, "problem": args.problem,
+                               "actions": args.actions}
+        if args.action is not None:
+            row["action"] = args.action
+        rows = [(1, row)]
+        reader = relative_reader(os.getcwd())
+    evaluator = Evaluator()
+    failed = False
+    for number, (line, row) in enumerate(rows):
+        try:
+            case = case_from_row(row, line, reader, scoring=False)
+        except CaseError as error:
+            if args.cases is None:
+                return _usage(str(error))
+            outcome_json: dict[str, Any] = {"case": line, "error": str(error)}
+            failed = True
+            _print(outcome_json, None, args.format, number, True)
+            continue
+        outcome = evaluator.truth(case)
+        failed = failed or outcome.error is not None
+        _print(outcome.to_json(), outcome, args.format, number, args.cases is not None)
+    return 1 if failed else 0
+
+
+def _print(report: dict[str, Any], outcome: Outcome | None, output: str, number: int, batch: bool) -> None:
+    if output == "json":
+        print(json.dumps(report, ensure_ascii=False))
+        return
+    if number:
+        print()
+    if outcome is None or outcome.truth is None:
+        error = str(report.get("error"))
+        if not error.startswith("no exact answer"):
+            error = f"no exact answer: {error}"
+        print(f"case {report.get('case')}: {error}" if batch else error)
+        return
+    for line in truth_lines(outcome.truth):
+        print(line)
+
+
+def truth_lines(truth: Truth) -> list[str]:
+    """A truth as text: a heading naming the task and the state, then one item per line."""
+    from plansight.analyses.semantics.world import format_atom
+
+    where = ("in the initial state" if not truth.after
+             else "after " + " ".join(format_atom(a) for a in truth.after))
+    if truth.task == "progression" and truth.action is not None:
+        lines = [f"progression of {format_atom(truth.action)} {where}"]
+        for label, items in (("add", truth.items), ("delete", truth.delete)):
+            lines.append(f"{label} ({len(items)}):")
+            lines.extend(f"  {format_atom(a)}" for a in items)
+        held = sorted(set(truth.declared_add) - set(truth.items))
+        if held:
+            lines.append("declared add effects that already held (not counted): "
+                         + " ".join(format_atom(a) for a in held))
+        return lines
+    noun = {"applicable": "applicable actions", "state": "atoms of the state",
+            "tracking": "atoms of the state"}[truth.task]
+    lines = [f"{truth.task}: {len(truth.items)} {noun} {where}"]
+    lines.extend(f"  {format_atom(a)}" for a in truth.items)
+    return lines
+
+
+def read_jsonl(path: str) -> list[tuple[int, Any]] | str:
+    """(line number, value) of every non-blank line, or the reason the file cannot be read."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            lines = handle.read().splitlines()
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    rows: list[tuple[int, Any]] = []
+    for number, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            rows.append((number, json.loads(line)))
+        except json.JSONDecodeError as error:
+            return f"{path}:{number}: not JSON ({error.msg})"
+    return rows
+
+
+def relative_reader(folder: str) -> Callable[[str], str]:
+    """Reads a path relative to ``folder`` (absolute paths as they are)."""
+    def read(path: str) -> str:
+        with open(os.path.join(folder, path), encoding="utf-8") as handle:
+            return handle.read()
+
+    return read
+
+
+def _usage(message: str) -> int:
+    print(f"plansight truth: error: {message}", file=sys.stderr)
+    return 2
