@@ -20,6 +20,7 @@ from plansight.grade_command import add_grade_parser
 from plansight.iou_command import add_iou_parser
 from plansight.lint_command import add_lint_parser
 from plansight.ltl_command import add_ltl_parser
+from plansight.model_command import add_model_parser
 from plansight.plan_command import add_plan_parser
 from plansight.truth_command import add_truth_parser
 
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_plan_parser(sub)
     add_truth_parser(sub)
     add_iou_parser(sub)
+    add_model_parser(sub)
     return parser
 
 
@@ -114,6 +116,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from plansight.iou_command import run_iou
 
         return run_iou(args)
+    if args.command == "model":
+        from plansight.model_command import run_model
+
+        return run_model(args)
     if args.command == "serve":
         from plansight.server_command import run_serve
 

@@ -42,6 +42,9 @@ def add_plan_parser(sub: Any) -> None:
                       help="complete a broken plan with a planner from its longest executable prefix")
     plan.add_argument("--format", choices=("text", "json"), default="text",
                       help="report format (default: text)")
+    plan.add_argument("--report", metavar="HTML",
+                      help="also write the plan view (timeline, Gantt chart, states) of the one plan given "
+                           "to this self-contained HTML file")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     add_reference_options(plan)
 
@@ -58,6 +61,8 @@ def run_plan(args: argparse.Namespace) -> int:
     files = plan_files(args.paths) if not problems else []
     if not problems and not files:
         problems.append("no plans (.plan, .soln, .sol) found in " + ", ".join(args.paths))
+    if not problems and args.report is not None and len(files) != 1:
+        problems.append(f"--report draws one plan, and {len(files)} were given")
     if problems:
         for problem in problems:
             print(f"plansight plan: error: {problem}", file=sys.stderr)
@@ -81,9 +86,25 @@ def run_plan(args: argparse.Namespace) -> int:
                 sys.stdout.write("\n")
             write_text(job, report, sys.stdout)
     sys.stdout.flush()
+    if args.report is not None and not write_plan_view(jobs[0], args.report):
+        return 2
     if any(job.error is not None for job in jobs):
         return 2
     return 1 if any(report["valid"] is False for report in reports) else 0
+
+
+def write_plan_view(job: PlanJob, path: str) -> bool:
+    """Write the plan view page of ``job`` to ``path``; False (and a message) when it cannot be written."""
+    from plansight.analyses.plans.plan_html import plan_html
+    from plansight.analyses.plans.plan_view import plan_view
+
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(plan_html(plan_view(job)))
+    except OSError as error:
+        print(f"plansight plan: error: --report {path}: {error}", file=sys.stderr)
+        return False
+    return True
 
 
 def plan_options(args: argparse.Namespace) -> PlanOptions:

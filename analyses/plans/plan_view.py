@@ -1,0 +1,139 @@
+"""What the plan view shows, as plain JSON-able data: each step, the objects it touches and what it
+changes about each of them, the failure, the initial state and the goals.
+
+The page (:mod:`plansight.analyses.plans.plan_html`) only draws this; keeping the facts here lets
+tests check *what each step changes about which object* without reading HTML, and keeps the page's
+script small: it rebuilds the state at a step from ``initial`` and the steps' deltas instead of the
+page carrying one copy of the state per step.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import TYPE_CHECKING, Any
+
+from plansight.analyses.model.pddl import PlanStep
+from plansight.analyses.plans.report import sorted_atoms, summary_line
+from plansight.analyses.plans.simulate import CATEGORY_WORDS, Unparsed, step_text
+from plansight.analyses.semantics.world import GroundAtom, format_atom
+
+if TYPE_CHECKING:
+    from plansight.analyses.plans.plan_json import PlanJob
+
+NO_FLUENT_VALUES = ("the simulation does not compute numeric fluents yet, so there are no values to plot "
+                    "(the plan's steps and state are shown above)")
+
+
+def plan_view(job: PlanJob) -> dict[str, Any]:
+    """The view model of one plan (see the module docstring). ``status`` of a step is ``executed``,
+    ``failed``, ``unreached`` or ``not simulated``; ``touches`` maps each object (by its name in the
+    files, lower-cased as PDDL compares names) to the atoms the step added and deleted that mention it,
+    and lists the step's own arguments even when nothing about them changed."""
+    sim = job.simulation
+    steps: list[PlanStep | Unparsed] = list(sim.steps) if sim is not None else list(job.steps)
+    if not steps and job.document is not None and job.document.plan is not None:
+        steps = list(job.document.plan.steps)
+    not_simulated = job.error or (sim.skipped_reason if sim is not None else None)
+    if sim is None and not_simulated is None:
+        not_simulated = "the plan was not simulated"
+    trace = sim.trace if sim is not None and not_simulated is None else ()
+    failure = sim.failure if sim is not None and not_simulated is None else None
+    redundant = set(sim.redundant) if sim is not None else set()
+
+    rows: list[dict[str, Any]] = []
+    for index, step in enumerate(steps):
+        added: tuple[GroundAtom, ...] = ()
+        deleted: tuple[GroundAtom, ...] = ()
+        if index < len(trace):
+            status = "executed"
+            added, deleted = trace[index].added, trace[index].deleted
+        elif not_simulated is not None:
+            status = "not simulated"
+        elif failure is not None and index == failure.index:
+            status = "failed"
+        else:
+            status = "unreached"
+        rows.append({
+            "index": index,
+            "action": step_text(step),
+            "time": step.time.value if isinstance(step, PlanStep) and step.time is not None else None,
+            "duration": (step.duration.value if isinstance(step, PlanStep) and step.duration is not None
+                         else None),
+            "status": status,
+            "redundant": index in redundant,
+            "added": [format_atom(a) for a in added],
+            "deleted": [format_atom(a) for a in deleted],
+            "touches": _touches(step, added, deleted),
+        })
+    return {
+        "path": job.path,
+        "name": os.path.basename(job.path),
+        "domain": job.domain_path,
+        "problem": job.problem_path,
+        "length": len(steps),
+        "valid": sim.valid if sim is not None and not_simulated is None else None,
+        "lea": sim.lea if sim is not None and not_simulated is None else None,
+        "summary": _summary(job, not_simulated),
+        "not_simulated": not_simulated,
+        "failure": None if failure is None else {
+            "index": failure.index, "action": failure.action, "category": failure.category,
+            "category_words": CATEGORY_WORDS[failure.category], "message": failure.message},
+        "steps": rows,
+        "lanes": _lanes(job, rows),
+        "initial": sorted_atoms(sim.initial) if sim is not None and not_simulated is None else [],
+        "goals": None if sim is None or not_simulated is not None else {
+            "satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied)},
+        "temporal": any(row["time"] is not None for row in rows),
+        "fluents": {"series": [], "absent": _no_fluents_reason(job, not_simulated)},
+    }
+
+
+def _touches(step: PlanStep | Unparsed, added: tuple[GroundAtom, ...],
+             deleted: tuple[GroundAtom, ...]) -> dict[str, dict[str, list[str]]]:
+    touches: dict[str, dict[str, list[str]]] = {}
+    if isinstance(step, PlanStep):
+        for arg in step.args:
+            touches.setdefault(arg.key, {"added": [], "deleted": []})
+    for kind, atoms in (("added", added), ("deleted", deleted)):
+        for atom in atoms:
+            for obj in dict.fromkeys(atom[1:]):
+                touches.setdefault(obj, {"added": [], "deleted": []})[kind].append(format_atom(atom))
+    return touches
+
+
+def _lanes(job: PlanJob, rows: list[dict[str, Any]]) -> list[str]:
+    """One swim lane per object some step touches, in the order the domain and problem declare them
+    (constants first), so that the lanes of two plans for the same problem line up."""
+    touched = {obj for row in rows for obj in row["touches"]}
+    declared: list[str] = []
+    if job.domain is not None:
+        declared += [c.name.key for c in job.domain.constants]
+    if job.problem is not None:
+        declared += [o.name.key for o in job.problem.objects]
+    ordered = [obj for obj in dict.fromkeys(declared) if obj in touched]
+    seen = set(ordered)
+    for row in rows:  # objects the files do not declare (a step naming an unknown object)
+        for obj in row["touches"]:
+            if obj not in seen:
+                seen.add(obj)
+                ordered.append(obj)
+    return ordered
+
+
+def _summary(job: PlanJob, not_simulated: str | None) -> str:
+    sim = job.simulation
+    if sim is None or not_simulated is not None:
+        return f"not simulated: {not_simulated}"
+    total = len(sim.goals.satisfied) + len(sim.goals.unsatisfied)
+    return summary_line(valid=sim.valid, lea=sim.lea, length=sim.length,
+                        goals_satisfied=len(sim.goals.satisfied), goals_total=total)
+
+
+def _no_fluents_reason(job: PlanJob, not_simulated: str | None) -> str:
+    if not_simulated is not None:
+        return f"no values to plot: the plan was not simulated ({not_simulated})"
+    has_functions = job.domain is not None and bool(job.domain.functions)
+    has_metric = job.problem is not None and job.problem.metric is not None
+    if not has_functions and not has_metric:
+        return "the domain declares no numeric fluents and the problem no metric, so there is nothing to plot"
+    return NO_FLUENT_VALUES
