@@ -42,6 +42,7 @@ from plansight.server.settings import SECTION, Settings, read_settings, section_
 from plansight.server.signature_feature import SignatureFeature
 from plansight.server.symbols_feature import SymbolsFeature
 from plansight.server.transport import FramedTransportServer
+from plansight.server.views_feature import ViewsFeature
 
 logger = logging.getLogger(__name__)
 
@@ -66,6 +67,7 @@ FEATURE_ORDER: tuple[type[ServerFeature], ...] = (
     SemanticTokensFeature,
     ObjectTypesFeature,
     LtlFeature,
+    ViewsFeature,  # needs PlanFeature; its lenses follow the plan's summary and the problem's verdict
 )
 """The features of a server, in the order they are built. The order is what the merged methods
 (``feature_hub.py``) answer in: a hover is the first non-null answer, code actions, lenses, hints and

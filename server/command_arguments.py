@@ -27,10 +27,10 @@ def argument_of(arguments: Sequence[Any], key: str) -> Any:
     return getattr(first, key, None)
 
 
-async def command_context(server: PlansightServer, arguments: Sequence[Any], kind: FileKind,
-                          what: str) -> DocumentContext:
-    """The context of the document named by the ``uri`` argument, which must be of ``kind``
-    (``what`` names that kind in the error a client shows: "a plan")."""
+async def command_context(server: PlansightServer, arguments: Sequence[Any],
+                          kind: FileKind | tuple[FileKind, ...], what: str) -> DocumentContext:
+    """The context of the document named by the ``uri`` argument, which must be of ``kind`` (or one of
+    them; ``what`` names the kind in the error a client shows: "a plan")."""
     uri = argument_of(arguments, "uri")
     if not isinstance(uri, str):
         raise ValueError(f'expected arguments [{{"uri": ...}}], got {list(arguments)!r}')
@@ -38,6 +38,6 @@ async def command_context(server: PlansightServer, arguments: Sequence[Any], kin
     if request is None:
         raise ValueError(f"cannot read {uri}")
     context = await context_in_worker(server, request)
-    if context is None or context.kind != kind:
+    if context is None or context.kind not in (kind if isinstance(kind, tuple) else (kind,)):
         raise ValueError(f"{uri} is not {what}")
     return context

@@ -114,6 +114,14 @@ class RepairPlanResult(TypedDict, total=False):
     seconds: float
 
 
+class ViewResult(TypedDict):
+    """A view page (``plansight plan --report``'s or ``plansight model --report``'s) to show in a webview:
+    self-contained HTML under its own Content-Security-Policy, and a title for the tab."""
+
+    title: str
+    html: str
+
+
 class CheckEquivalenceResult(TypedDict, total=False):
     """A verdict against the reference problem, or only a ``message`` saying why there is none."""
 
@@ -216,11 +224,13 @@ GRADE_FOLDER = ServerCall("gradeFolder", "plansight.server.gradeFolder", "comman
                           GradeArguments, GradeFolderResult)
 LTL_REPORT = ServerCall("ltlReport", "plansight.server.ltlReport", "command",
                         UriArguments, LtlReportResult, nullable=True)
+PLAN_VIEW = ServerCall("planView", "plansight.server.planView", "command", UriArguments, ViewResult)
+MODEL_VIEW = ServerCall("modelView", "plansight.server.modelView", "command", UriArguments, ViewResult)
 ASSOCIATION = ServerCall("association", "plansight/association", "request",
                          UriArguments, AssociationResult)
 
 SERVER_CALLS: tuple[ServerCall, ...] = (SIMULATE_PLAN, STATE_AT_STEP, REPAIR_PLAN, CHECK_EQUIVALENCE,
-                                        GRADE_FOLDER, LTL_REPORT, ASSOCIATION)
+                                        GRADE_FOLDER, LTL_REPORT, PLAN_VIEW, MODEL_VIEW, ASSOCIATION)
 """Every command and custom request, in the order the generated client file lists them."""
 
 COMMAND_IDS: frozenset[str] = frozenset(call.id for call in SERVER_CALLS if call.kind == "command")

@@ -318,11 +318,18 @@ class PlanFeature(ServerFeature):
     def plan_json(self, context: DocumentContext) -> SimulatePlanResult:
         """The ``plansight plan --format json`` object of the plan (docs/cli.md), built by the same code
         as the CLI's from the simulation the editor already has, so both always agree."""
+        job = self.plan_job(context)
+        version: SimilarityVersion = "v2" if context.settings.similarity_version == "v2" else "v1"
+        return cast(SimulatePlanResult, plan_json(job, PlanOptions(similarity=version)))
+
+    def plan_job(self, context: DocumentContext) -> PlanJob:
+        """The plan with its partners and the simulation the editor already has, in the form the CLI's
+        reports (JSON, the plan view) are built from."""
         view = self.view(context)
         assert view is not None
         simulation = view.simulation
         domain, problem = context.domain, context.problem
-        job = PlanJob(
+        return PlanJob(
             context.path, context.parsed,
             domain=domain.domain if domain is not None else None,
             problem=problem.problem if problem is not None else None,
@@ -333,8 +340,6 @@ class PlanFeature(ServerFeature):
             world=simulation.world if simulation is not None else None,
             simulation=simulation,
             error=view.not_simulated if simulation is None else None)
-        version: SimilarityVersion = "v2" if context.settings.similarity_version == "v2" else "v1"
-        return cast(SimulatePlanResult, plan_json(job, PlanOptions(similarity=version)))
 
     def state_at_line(self, context: DocumentContext, line: int) -> StateAtStepResult | None:
         """The state before the step written on ``line`` (0-based); None when no step is there."""

@@ -146,8 +146,10 @@ async def hover_text(client: LanguageClient, uri: str, line: int, character: int
 
 
 async def lenses(client: LanguageClient, uri: str) -> list[types.CodeLens]:
-    return list(await client.text_document_code_lens_async(types.CodeLensParams(
-        text_document=types.TextDocumentIdentifier(uri=uri))) or [])
+    """The plan's summary lens (the *Show plan view* lens beside it is tested in test_lsp_views.py)."""
+    found = await client.text_document_code_lens_async(types.CodeLensParams(
+        text_document=types.TextDocumentIdentifier(uri=uri)))
+    return [lens for lens in found or [] if lens.command is None or lens.command.command == SIMULATE]
 
 
 async def settled_lens(client: LanguageClient, uri: str) -> str:

@@ -1,6 +1,7 @@
 /**
  * The extension's commands that run the server's analyses on a file or folder: validate, repair,
- * check equivalence, grade a folder, show the state at a plan step; and the status bar's menu.
+ * check equivalence, grade a folder, show the state at a plan step, show the plan view and the model
+ * view (webviews, `webviewHtml.ts`); and the status bar's menu.
  *
  * Each command finds its file (the one it was invoked on from a menu, else the active editor), runs
  * the server command (`serverCommands.ts`, with a cancellable progress notification), and shows the
@@ -16,6 +17,7 @@ import { fileActions } from "./fileActions";
 import { detectKind } from "./fileKind";
 import { pickFile, targetDocument } from "./linkCommand";
 import { type CommandRunner, type Outcome, runServerCommand, type ServerCommand, SERVER_COMMANDS } from "./serverCommands";
+import { isViewResult, newNonce, VIEW_WEBVIEW_OPTIONS, webviewHtml } from "./webviewHtml";
 
 export const FILE_ACTIONS_COMMAND = "plansight.fileActions";
 const REPORT_SCHEME = "plansight-report";
@@ -218,6 +220,61 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
     }
   }
 
+  /** One webview per (view, file): asking again shows it again, and saving the file redraws it. */
+  const views = new Map<string, { panel: vscode.WebviewPanel; command: ServerCommand; uri: string }>();
+
+  async function showView(command: ServerCommand, document: vscode.TextDocument): Promise<void> {
+    const uri = document.uri.toString();
+    const key = `${command.id} ${uri}`;
+    const result = await run(command, { uri });
+    if (result === undefined) {
+      return;
+    }
+    if (!isViewResult(result)) {
+      void vscode.window.showErrorMessage(`plansight: the server's answer to ${command.id} is not a page.`);
+      return;
+    }
+    let view = views.get(key);
+    if (!view) {
+      const panel = vscode.window.createWebviewPanel("plansight.view", result.title, vscode.ViewColumn.Beside, VIEW_WEBVIEW_OPTIONS);
+      view = { panel, command, uri };
+      views.set(key, view);
+      panel.onDidDispose(() => views.delete(key));
+    }
+    view.panel.title = result.title;
+    view.panel.webview.html = webviewHtml(result.html, newNonce());
+    view.panel.reveal(undefined, true);
+  }
+
+  async function redrawViews(document: vscode.TextDocument): Promise<void> {
+    // A saved partner (the problem of a plan, the domain of a problem) changes the views of the files
+    // linked to it too, so every open view is redrawn; there are rarely more than two.
+    for (const view of views.values()) {
+      const outcome = await runServerCommand(server, view.command, { uri: view.uri });
+      if (outcome.kind === "done" && isViewResult(outcome.result)) {
+        view.panel.webview.html = webviewHtml(outcome.result.html, newNonce());
+      }
+    }
+    void document;
+  }
+
+  async function showPlanView(resource?: unknown): Promise<void> {
+    const document = await planDocument(resource, "see");
+    if (document) {
+      await showView(SERVER_COMMANDS.planView, document);
+    }
+  }
+
+  async function showModelView(resource?: unknown): Promise<void> {
+    const document = await targetDocument(resource);
+    const kind = document ? detectKind(document.languageId, document.getText()) : undefined;
+    if (!document || (kind !== "domain" && kind !== "problem")) {
+      void vscode.window.showInformationMessage("plansight: open a PDDL domain or problem to see its model.");
+      return;
+    }
+    await showView(SERVER_COMMANDS.modelView, document);
+  }
+
   async function showFileActions(): Promise<void> {
     const document = vscode.window.activeTextEditor?.document;
     const kind = document ? detectKind(document.languageId, document.getText()) : undefined;
@@ -238,5 +295,9 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
     vscode.commands.registerCommand("plansight.checkEquivalence", checkEquivalence),
     vscode.commands.registerCommand("plansight.gradeFolder", gradeFolder),
     vscode.commands.registerCommand(FILE_ACTIONS_COMMAND, showFileActions),
+    vscode.commands.registerCommand("plansight.showPlanView", showPlanView),
+    vscode.commands.registerCommand("plansight.showModelView", showModelView),
+    vscode.workspace.onDidSaveTextDocument((document) => (views.size ? redrawViews(document) : undefined)),
+    { dispose: () => views.forEach((view) => view.panel.dispose()) },
   ];
 }

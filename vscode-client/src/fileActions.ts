@@ -25,6 +25,7 @@ export function fileActions(kind: FileKind): FileAction[] {
           command: "plansight.setReference",
         },
         { label: "$(check-all) Check equivalence with the reference", command: "plansight.checkEquivalence" },
+        { label: "$(type-hierarchy) Show the model view", command: "plansight.showModelView" },
         LOG,
       ];
     case "plan":
@@ -38,7 +39,14 @@ export function fileActions(kind: FileKind): FileAction[] {
         { label: "$(play) Validate the plan", command: "plansight.validatePlan" },
         { label: "$(wrench) Repair the plan", command: "plansight.repairPlan" },
         { label: "$(list-flat) Show the state at the cursor's step", command: "plansight.showStateAtStep" },
+        { label: "$(graph) Show the plan view", detail: "timeline, Gantt chart, states", command: "plansight.showPlanView" },
         LOG,
+      ];
+    case "domain":
+      return [
+        { label: "$(type-hierarchy) Show the model view", detail: "types, who reads and changes each predicate", command: "plansight.showModelView" },
+        LOG,
+        { label: "$(debug-restart) Restart the language server", command: "plansight.restartServer" },
       ];
     default:
       return [LOG, { label: "$(debug-restart) Restart the language server", command: "plansight.restartServer" }];

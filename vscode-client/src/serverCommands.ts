@@ -39,6 +39,8 @@ export const SERVER_COMMANDS = {
     feature: "showing the state at a plan step",
     progress: "Simulating the plan",
   },
+  planView: { id: SERVER_COMMAND_IDS.planView, feature: "the plan view", progress: "Drawing the plan view" },
+  modelView: { id: SERVER_COMMAND_IDS.modelView, feature: "the model view", progress: "Drawing the model view" },
 } as const satisfies Record<string, ServerCommand>;
 
 /** The `workspace/executeCommand` parameters: the one argument object, as the only argument. */
@@ -125,6 +127,8 @@ const CLIENT_COMMAND_FOR: Readonly<Record<string, string>> = {
   [SERVER_COMMANDS.simulatePlan.id]: "plansight.validatePlan",
   [SERVER_COMMANDS.repairPlan.id]: "plansight.repairPlan",
   [SERVER_COMMANDS.checkEquivalence.id]: "plansight.checkEquivalence",
+  [SERVER_COMMANDS.planView.id]: "plansight.showPlanView",
+  [SERVER_COMMANDS.modelView.id]: "plansight.showModelView",
 };
 
 export function clientCommandFor(serverCommand: string): string | undefined {

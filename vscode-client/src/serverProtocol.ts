@@ -18,6 +18,8 @@ export const SERVER_COMMAND_IDS = {
   checkEquivalence: "plansight.server.checkEquivalence",
   gradeFolder: "plansight.server.gradeFolder",
   ltlReport: "plansight.server.ltlReport",
+  planView: "plansight.server.planView",
+  modelView: "plansight.server.modelView",
 } as const;
 
 /** The custom request methods, by the name the extension's code uses. */
@@ -33,6 +35,8 @@ export interface ServerArguments {
   checkEquivalence: UriArguments;
   gradeFolder: GradeArguments;
   ltlReport: UriArguments;
+  planView: UriArguments;
+  modelView: UriArguments;
   association: UriArguments;
 }
 
@@ -44,6 +48,8 @@ export interface ServerResults {
   checkEquivalence: CheckEquivalenceResult;
   gradeFolder: GradeFolderResult;
   ltlReport: LtlReportResult | null;
+  planView: ViewResult;
+  modelView: ViewResult;
   association: AssociationResult;
 }
 
@@ -151,6 +157,15 @@ export interface LtlReportResult {
   f1: number | null;
   failures: LtlFailure[];
   notes: string[];
+}
+
+/**
+ * A view page (`plansight plan --report`'s or `plansight model --report`'s) to show in a webview:
+ * self-contained HTML under its own Content-Security-Policy, and a title for the tab.
+ */
+export interface ViewResult {
+  title: string;
+  html: string;
 }
 
 /**

@@ -283,17 +283,20 @@ describe("links and the status bar's menu", () => {
 
   test("the menu offers what applies to the file's kind", () => {
     assert.deepEqual(fileActions("problem").map((a) => a.command),
-      ["plansight.setDomain", "plansight.setReference", "plansight.checkEquivalence", "plansight.showLog"]);
+      ["plansight.setDomain", "plansight.setReference", "plansight.checkEquivalence", "plansight.showModelView", "plansight.showLog"]);
     assert.deepEqual(fileActions("plan").map((a) => a.command), [
       "plansight.setDomain", "plansight.setReference", "plansight.validatePlan", "plansight.repairPlan",
-      "plansight.showStateAtStep", "plansight.showLog",
+      "plansight.showStateAtStep", "plansight.showPlanView", "plansight.showLog",
     ]);
     assert.ok(!fileActions("domain").some((a) => a.command === "plansight.setReference"));
+    assert.equal(fileActions("domain")[0].command, "plansight.showModelView");
   });
 
   test("a server lens that validates, repairs or checks runs the extension's command, which shows the result", () => {
     assert.equal(clientCommandFor("plansight.server.simulatePlan"), "plansight.validatePlan");
     assert.equal(clientCommandFor("plansight.server.checkEquivalence"), "plansight.checkEquivalence");
+    assert.equal(clientCommandFor("plansight.server.planView"), "plansight.showPlanView");
+    assert.equal(clientCommandFor("plansight.server.modelView"), "plansight.showModelView");
     assert.equal(clientCommandFor("plansight.server.ltlReport"), undefined);
   });
 
