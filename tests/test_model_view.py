@@ -112,11 +112,20 @@ def test_the_graph_has_one_edge_per_binary_fact_and_its_nodes_in_declaration_ord
     assert [n["name"] for n in graph["nodes"]] == ["central", "t1", "p1", "p2", "north", "south"]
 
 
-def test_the_circular_layout_is_deterministic_and_starts_at_the_top() -> None:
-    radius, places = graph_layout(["a", "b", "c", "d"])
-    assert radius == 90.0
-    rounded = {name: (round(x, 6) + 0.0, round(y, 6) + 0.0) for name, (x, y) in places.items()}
-    assert rounded == {"a": (0.0, -90.0), "b": (90.0, 0.0), "c": (0.0, 90.0), "d": (-90.0, 0.0)}
+def test_the_layered_layout_draws_edges_left_to_right_and_cuts_cycles() -> None:
+    chain = graph_layout(["a", "b", "c", "d"], [("a", "b"), ("b", "c"), ("c", "d")])
+    assert chain == {"a": (0, 0), "b": (1, 0), "c": (2, 0), "d": (3, 0)}  # (layer, row)
+    # x -> y -> x closes a cycle at y -> x, which is left out of the layering; s, pointing at y, sits
+    # in the layer just before y, ordered after x (declaration order breaks the tie)
+    assert graph_layout(["x", "y", "s"], [("x", "y"), ("y", "x"), ("s", "y")]) == {
+        "x": (0, 0), "y": (1, 0), "s": (0, 1)}
+    # packages and trucks, then the places they are at, then the cities of those places
+    logistics = problem_model(problem_of((EXAMPLES / "logistics" / "p02.pddl").read_text()))["graph"]
+    cells = graph_layout([n["name"] for n in logistics["nodes"]],
+                         [(e["source"], e["target"]) for e in logistics["edges"]])
+    assert {name for name, (layer, _) in cells.items() if layer == 2} == {"pgh", "bos"}
+    assert {name for name, (layer, _) in cells.items() if layer == 0} == {
+        "pgh-truck", "bos-truck", "plane1", "pkg1"}
 
 
 def test_both_pages_are_well_formed_and_under_a_strict_csp() -> None:

@@ -2,10 +2,10 @@
 
 It draws the view models of :mod:`plansight.analyses.editing.model_view`: a domain's type tree and
 its predicate table (who reads, adds and deletes each predicate), or a problem's objects by type, its
-initial state as tables and its binary facts as a graph. The graph's layout is a circle in declaration
-order: deterministic (the same file always gives the same picture) and needing no layout engine;
-each predicate gets a colour, named in the legend. The page shell, CSP and themes are shared with
-the plan view (:mod:`plansight.analyses.plans.html_page`); the page needs no script.
+initial state as tables and its binary facts as a graph. The graph is drawn in layers, left to right
+(:func:`graph_layout`): deterministic (the same file always gives the same picture) and needing no
+layout engine; each predicate gets a colour, named in the legend. The page shell, CSP and themes are
+shared with the plan view (:mod:`plansight.analyses.plans.html_page`); the page needs no script.
 """
 
 from __future__ import annotations
@@ -35,7 +35,8 @@ body.vscode-light, body.vscode-dark, body.vscode-high-contrast, body.vscode-high
               for i in range(PALETTE)) + """
 .static { color: var(--muted); font-style: italic; }
 td.none { color: var(--dim); }
-ul.tree.root > li::before { content: none; } td code { white-space: nowrap; }
+svg text.label { paint-order: stroke; stroke: var(--panel); stroke-width: 4px; stroke-linejoin: round; }
+ul.tree.root > li::before { content: none; } td code, td.sig { white-space: nowrap; }
 .legend span { margin-right: 1em; white-space: nowrap; } .legend b { font-size: 1.2em; }
 """
 
@@ -68,7 +69,7 @@ def _domain_body(view: dict[str, Any]) -> str:
         static = not row["added_by"] and not row["deleted_by"]
         note = ' <span class="static">static</span>' if static else ""
         note += "" if row["declared"] else ' <span class="bad">not declared</span>'
-        rows.append(f'<tr><td class="mono">{esc(row["signature"])}{note}</td>{_cell(row["read_by"])}'
+        rows.append(f'<tr><td class="mono sig">{esc(row["signature"])}{note}</td>{_cell(row["read_by"])}'
                     f'{_cell(row["added_by"])}{_cell(row["deleted_by"])}</tr>')
     parts.append("<table><thead><tr><th>predicate</th><th>read by</th><th>added by</th><th>deleted by</th>"
                  "</tr></thead><tbody>" + "".join(rows) + "</tbody></table>")
@@ -130,16 +131,88 @@ def _short(name: str) -> str:
     return name if len(name) <= NODE_LABEL_CHARS else name[:NODE_LABEL_CHARS - 1] + "…"
 
 
-def graph_layout(nodes: list[str]) -> tuple[float, dict[str, tuple[float, float]]]:
-    """The circle's radius and each node's centre (relative to the circle's centre): evenly spaced in
-    the given order, the first at the top, going clockwise; about 46px of circumference per node."""
-    count = len(nodes)
-    radius = max(90.0, count * 46 / (2 * math.pi))
-    places = {}
-    for index, name in enumerate(nodes):
-        angle = -math.pi / 2 + 2 * math.pi * index / max(count, 1)
-        places[name] = (radius * math.cos(angle), radius * math.sin(angle)) if count > 1 else (0.0, 0.0)
-    return radius, places
+ROW_GAP = 44
+"""Vertical distance between two nodes of one layer (room for a label above each)."""
+
+
+def graph_layout(nodes: list[str], edges: list[tuple[str, str]]) -> dict[str, tuple[int, int]]:
+    """Each node's (layer, row): a layered drawing, deterministic for a given file.
+
+    Edges go left to right wherever they can: a node's layer is the longest path to it from a node
+    nothing points at (``(at pkg1 pgh-po)`` and ``(in-city pgh-po pgh)`` put packages, then places,
+    then cities in three columns). Edges closing a cycle are found by a depth-first search in
+    declaration order and left out of the layering. Within a layer, nodes are ordered by the mean row
+    of the nodes pointing at them (the barycentre heuristic of Sugiyama, Tagawa and Toda, 1981),
+    ties and sources in declaration order.
+    """
+    order = {name: index for index, name in enumerate(nodes)}
+    successors: dict[str, list[str]] = {name: [] for name in nodes}
+    for source, target in edges:
+        if source != target and target not in successors[source]:
+            successors[source].append(target)
+    forward: dict[str, list[str]] = {name: [] for name in nodes}
+    state: dict[str, int] = {}  # 1: on the search path, 2: done
+    for root in nodes:
+        if root in state:
+            continue
+        stack = [(root, iter(successors[root]))]
+        state[root] = 1
+        while stack:
+            node, children = stack[-1]
+            child = next(children, None)
+            if child is None:
+                state[node] = 2
+                stack.pop()
+            elif state.get(child) == 1:
+                continue  # closes a cycle: drawn, but not used for layering
+            else:
+                forward[node].append(child)
+                if child not in state:
+                    state[child] = 1
+                    stack.append((child, iter(successors[child])))
+    incoming = {name: 0 for name in nodes}
+    for targets in forward.values():
+        for target in targets:
+            incoming[target] += 1
+    layer = {name: 0 for name in nodes}
+    ready = [name for name in nodes if incoming[name] == 0]
+    while ready:
+        node = ready.pop(0)
+        for target in forward[node]:
+            layer[target] = max(layer[target], layer[node] + 1)
+            incoming[target] -= 1
+            if incoming[target] == 0:
+                ready.append(target)
+    for name in nodes:  # a node nothing points at sits just before the first node it points at
+        if forward[name] and all(name not in forward[other] for other in nodes):
+            layer[name] = min(layer[target] for target in forward[name]) - 1
+    predecessors: dict[str, list[str]] = {name: [] for name in nodes}
+    for source, targets in forward.items():
+        for target in targets:
+            predecessors[target].append(source)
+    layers: dict[int, list[str]] = {}
+    for name in nodes:
+        layers.setdefault(layer[name], []).append(name)
+    row: dict[str, int] = {}
+    for number in sorted(layers):
+        members = layers[number]
+        if number:
+            ranked = sorted((_barycentre(predecessors[name], row, len(members)), order[name], name)
+                            for name in members)
+            members = [name for _, _, name in ranked]
+        for index, name in enumerate(members):
+            row[name] = index
+    for number in sorted(layers, reverse=True)[1:]:  # one sweep back: order by the nodes pointed at
+        ranked = sorted((_barycentre(forward[name], row, row[name]), order[name], name)
+                        for name in layers[number])
+        for index, (_, _, name) in enumerate(ranked):
+            row[name] = index
+    return {name: (layer[name], row[name]) for name in nodes}
+
+
+def _barycentre(predecessors: list[str], row: dict[str, int], fallback: int) -> float:
+    placed = [row[p] for p in predecessors if p in row]
+    return sum(placed) / len(placed) if placed else float(fallback)
 
 
 def _graph(graph: dict[str, Any]) -> str:
@@ -150,10 +223,21 @@ def _graph(graph: dict[str, Any]) -> str:
     if len(nodes) > MAX_GRAPH_NODES:
         return (f'<p class="note">{len(nodes)} objects take part in binary facts, more than a readable '
                 f"graph holds ({MAX_GRAPH_NODES}); the table above lists them all.</p>")
-    radius, places = graph_layout(nodes)
-    margin = max(text_width(_short(n)) for n in nodes) + 24
-    centre = radius + margin
-    size = 2 * centre
+    cells = graph_layout(nodes, [(e["source"], e["target"]) for e in edges])
+    columns = max(layer for layer, _ in cells.values()) + 1
+    rows = max(row for _, row in cells.values()) + 1
+    widths = [max([60.0] + [text_width(_short(n)) for n, (layer, _) in cells.items() if layer == column])
+              for column in range(columns)]
+    lefts = [20 + widths[0] / 2]
+    for column in range(1, columns):
+        lefts.append(lefts[-1] + widths[column - 1] / 2 + 90 + widths[column] / 2)
+    height = {layer: 0 for layer in range(columns)}
+    for layer, row in cells.values():
+        height[layer] = max(height[layer], row + 1)
+    places = {name: (lefts[layer], 34 + (row + (rows - height[layer]) / 2) * ROW_GAP)
+              for name, (layer, row) in cells.items()}
+    width = lefts[-1] + widths[-1] / 2 + 30
+    total_height = 34 + rows * ROW_GAP
     colour = {p: i % PALETTE for i, p in enumerate(dict.fromkeys(e["predicate"] for e in edges))}
     pairs = {(e["source"], e["target"]) for e in edges}
     parallel: dict[tuple[str, str], int] = {}
@@ -163,22 +247,21 @@ def _graph(graph: dict[str, Any]) -> str:
         for i in range(PALETTE)) + "</defs>"]
     for edge in edges:
         (x1, y1), (x2, y2) = places[edge["source"]], places[edge["target"]]
-        x1, y1, x2, y2 = x1 + centre, y1 + centre, x2 + centre, y2 + centre
         index = colour[edge["predicate"]]
         tip = f"({edge['predicate']} {edge['source']} {edge['target']})"
         if edge["source"] == edge["target"]:
-            dx, dy = (x1 - centre), (y1 - centre)
-            norm = math.hypot(dx, dy) or 1.0
-            cx, cy = x1 + dx / norm * 14, y1 + dy / norm * 14
-            parts.append(f'<circle class="edge p{index}" cx="{fmt(cx)}" cy="{fmt(cy)}" r="9">'
+            parts.append(f'<circle class="edge p{index}" cx="{fmt(x1 + 11)}" cy="{fmt(y1 + 9)}" r="9">'
                          f"<title>{esc(tip)}</title></circle>")
             continue
         key = (edge["source"], edge["target"])
         nth = parallel.get(key, 0)
         parallel[key] = nth + 1
-        # bend each edge a little (more for each further predicate between the same pair) so that a→b
-        # and b→a, or two predicates on one pair, do not draw over each other
+        # bend an edge when a→b and b→a both exist, when two predicates join one pair, or when it
+        # runs inside one layer (it would cross the nodes between), so that no two draw over each other
+        same_layer = cells[edge["source"]][0] == cells[edge["target"]][0]
         bend = 14 * (nth + 1) if (edge["target"], edge["source"]) in pairs or nth else 0
+        if same_layer:
+            bend += 30
         length = math.hypot(x2 - x1, y2 - y1) or 1.0
         ux, uy = (x2 - x1) / length, (y2 - y1) / length
         sx, sy, ex, ey = x1 + ux * 7, y1 + uy * 7, x2 - ux * 8, y2 - uy * 8
@@ -187,17 +270,12 @@ def _graph(graph: dict[str, Any]) -> str:
                      f'{fmt(ex)},{fmt(ey)}" marker-end="url(#arrow{index})"><title>{esc(tip)}</title></path>')
     for node in graph["nodes"]:
         x, y = places[node["name"]]
-        norm = math.hypot(x, y) or 1.0
-        lx, ly = x + centre + x / norm * 12, y + centre + y / norm * 12 + 4
-        anchor = "start" if x / norm > 0.2 else "end" if x / norm < -0.2 else "middle"
-        if anchor == "middle":
-            ly += 8 if y > 0 else -6
         typed = f" - {node['type']}" if node["type"] else ""
-        parts.append(f'<circle class="node" cx="{fmt(x + centre)}" cy="{fmt(y + centre)}" r="5">'
+        parts.append(f'<circle class="node" cx="{fmt(x)}" cy="{fmt(y)}" r="5">'
                      f"<title>{esc(node['name'] + typed)}</title></circle>"
-                     f'<text x="{fmt(lx)}" y="{fmt(ly)}" text-anchor="{anchor}">'
+                     f'<text class="label" x="{fmt(x)}" y="{fmt(y - 10)}" text-anchor="middle">'
                      f'{esc(_short(node["name"]))}</text>')
     legend = "".join(f'<span class="p{i}"><b>—</b> <code>{esc(p)}</code></span>' for p, i in colour.items())
     return (f'<p class="legend">{legend}</p><div class="scroll"><svg role="img" '
-            f'aria-label="graph of the binary facts of the initial state" width="{fmt(size)}" '
-            f'height="{fmt(size)}">' + "".join(parts) + "</svg></div>")
+            f'aria-label="graph of the binary facts of the initial state" width="{fmt(width)}" '
+            f'height="{fmt(total_height)}">' + "".join(parts) + "</svg></div>")

@@ -246,7 +246,7 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
     view.panel.reveal(undefined, true);
   }
 
-  async function redrawViews(document: vscode.TextDocument): Promise<void> {
+  async function redrawViews(): Promise<void> {
     // A saved partner (the problem of a plan, the domain of a problem) changes the views of the files
     // linked to it too, so every open view is redrawn; there are rarely more than two.
     for (const view of views.values()) {
@@ -255,7 +255,6 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
         view.panel.webview.html = webviewHtml(outcome.result.html, newNonce());
       }
     }
-    void document;
   }
 
   async function showPlanView(resource?: unknown): Promise<void> {
@@ -297,7 +296,7 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
     vscode.commands.registerCommand(FILE_ACTIONS_COMMAND, showFileActions),
     vscode.commands.registerCommand("plansight.showPlanView", showPlanView),
     vscode.commands.registerCommand("plansight.showModelView", showModelView),
-    vscode.workspace.onDidSaveTextDocument((document) => (views.size ? redrawViews(document) : undefined)),
+    vscode.workspace.onDidSaveTextDocument(() => (views.size ? redrawViews() : undefined)),
     { dispose: () => views.forEach((view) => view.panel.dispose()) },
   ];
 }
