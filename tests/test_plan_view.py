@@ -57,7 +57,8 @@ def test_the_failing_step_is_marked_with_its_reason_and_later_steps_are_unreache
     assert view["failure"]["category_words"] == "wrong order"
     assert "stopped holding after step 4 (stack a b)" in view["failure"]["message"]
     # a step that did not run changed nothing, but its arguments are still the objects it would touch
-    assert view["steps"][5]["touches"] == {"b": {"added": [], "deleted": []}, "c": {"added": [], "deleted": []}}
+    unchanged = {"added": [], "deleted": []}
+    assert view["steps"][5]["touches"] == {"b": unchanged, "c": unchanged}
     assert view["valid"] is False and view["lea"] == 4
 
 

@@ -126,9 +126,9 @@ def type_tree(domain: Domain) -> dict[str, Any]:
             parents[key] = [ROOT_TYPE]
     kids: dict[str, list[str]] = {}
     for child, of in parents.items():
-        for parent in of:
+        for parent_key in of:
             if child != ROOT_TYPE:
-                kids.setdefault(parent, []).append(child)
+                kids.setdefault(parent_key, []).append(child)
     constants: dict[str, list[str]] = {}
     for constant in domain.constants:
         for type_key in _type_keys(constant.type):
