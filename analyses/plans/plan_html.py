@@ -172,7 +172,8 @@ def _header(view: dict[str, Any]) -> str:
         parts.append(f'<div class="failure" data-step="{failure["index"]}"><b>Step {failure["index"] + 1} '
                      f'fails ({esc(failure["category_words"])}).</b> {esc(failure["message"])}</div>')
     if view["not_simulated"] is not None:
-        parts.append(f'<p class="note">Not simulated: {esc(view["not_simulated"])}. The steps are listed '
+        reason = view["not_simulated"].rstrip(".")
+        parts.append(f'<p class="note">Not simulated: {esc(reason)}. The steps are listed '
                      "as written; states and changes need a simulation.</p>")
     return "".join(parts)
 

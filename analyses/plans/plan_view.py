@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from plansight.analyses.model.pddl import PlanStep
 from plansight.analyses.plans.report import sorted_atoms, summary_line
-from plansight.analyses.plans.simulate import CATEGORY_WORDS, Unparsed, step_text
+from plansight.analyses.plans.simulate import CATEGORY_WORDS, Unparsed, step_text, unparsed_lines
 from plansight.analyses.semantics.world import GroundAtom, format_atom
 
 if TYPE_CHECKING:
@@ -32,7 +32,8 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
     sim = job.simulation
     steps: list[PlanStep | Unparsed] = list(sim.steps) if sim is not None else list(job.steps)
     if not steps and job.document is not None and job.document.plan is not None:
-        steps = list(job.document.plan.steps)
+        document = job.document
+        steps = unparsed_lines(document.text, document.plan, document.diagnostics)
     not_simulated = job.error or (sim.skipped_reason if sim is not None else None)
     if sim is None and not_simulated is None:
         not_simulated = "the plan was not simulated"
