@@ -14,7 +14,6 @@ save the ``html`` and open it in a browser.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Sequence
 from typing import Any
 
@@ -26,7 +25,7 @@ from plansight.analyses.plans.plan_html import plan_html
 from plansight.analyses.plans.plan_view import plan_view
 from plansight.server.command_arguments import command_context
 from plansight.server.commands import MODEL_VIEW, PLAN_VIEW, ViewResult
-from plansight.server.context import DocumentContext
+from plansight.server.context import DocumentContext, in_worker
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.feature_hub import Provider
 from plansight.server.plan_feature import PlanFeature
@@ -51,13 +50,13 @@ class ViewsFeature(ServerFeature):
         @server.command(PLAN_VIEW.id)
         async def plan_view_command(*arguments: Any) -> ViewResult:
             context = await command_context(self._server, arguments, "plan", "a plan")
-            return await asyncio.to_thread(self.plan_page, context)
+            return await in_worker(self._server, self.plan_page, context)
 
         @server.command(MODEL_VIEW.id)
         async def model_view_command(*arguments: Any) -> ViewResult:
             context = await command_context(self._server, arguments, ("domain", "problem"),
                                             "a domain or a problem")
-            return await asyncio.to_thread(self.model_page, context)
+            return await in_worker(self._server, self.model_page, context)
 
     def plan_page(self, context: DocumentContext) -> ViewResult:
         """The plan view page of a plan document."""
