@@ -31,9 +31,9 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
     and lists the step's own arguments even when nothing about them changed."""
     sim = job.simulation
     steps: list[PlanStep | Unparsed] = list(sim.steps) if sim is not None else list(job.steps)
-    if not steps and job.document is not None and job.document.plan is not None:
-        document = job.document
-        steps = unparsed_lines(document.text, document.plan, document.diagnostics)
+    plan = job.document.plan if job.document is not None else None
+    if not steps and job.document is not None and plan is not None:
+        steps = unparsed_lines(job.document.text, plan, job.document.diagnostics)
     not_simulated = job.error or (sim.skipped_reason if sim is not None else None)
     if sim is None and not_simulated is None:
         not_simulated = "the plan was not simulated"
