@@ -293,6 +293,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     tables; the exit code says whether every plan is valid.
     """
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.file_args import file_flag_problems
 
     for flag, value in (
         ("generated", args.generated),
@@ -302,8 +303,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         if value is not None and not os.path.isdir(value):
             print(f"plansight evaluate: error: --{flag} {value}: no such folder", file=sys.stderr)
             return 2
-    if args.domain is not None and not os.path.isfile(args.domain):
-        print(f"plansight evaluate: error: --domain {args.domain}: no such file", file=sys.stderr)
+    for problem in file_flag_problems(args, ("domain",)):
+        print(f"plansight evaluate: error: {problem}", file=sys.stderr)
         return 2
     generated, truths = _plans(args.generated), _plans(args.ground_truth)
     names = sorted(set(generated) | set(truths))
