@@ -329,13 +329,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
             )
         )
     elif args.format == "csv":
+        from plansight.analyses.equivalence.grade_report import spreadsheet_safe
+
         writer = csv.DictWriter(
             sys.stdout, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
         )
         writer.writeheader()
         for row in rows:
             writer.writerow(
-                {"name": row.name, **{k: ("" if v is None else v) for k, v in row.values.items()}}
+                {"name": spreadsheet_safe(row.name),
+                 **{k: spreadsheet_safe("" if v is None else v) for k, v in row.values.items()}}
             )
     else:
         _print_text(rows, total, args.recover)
