@@ -101,10 +101,12 @@ class Row:
 
 
 def _plans(folder: str) -> dict[str, str]:
+    """Plan files by stem; a FIFO or device named like a plan is kept, so its row says why it was not
+    read instead of the plan silently missing from the table."""
     found: dict[str, str] = {}
     for entry in sorted(os.listdir(folder)):
         stem, suffix = os.path.splitext(entry)
-        if suffix in PLAN_SUFFIXES and os.path.isfile(os.path.join(folder, entry)):
+        if suffix in PLAN_SUFFIXES and not os.path.isdir(os.path.join(folder, entry)):
             found.setdefault(stem, os.path.join(folder, entry))
     return found
 
@@ -118,6 +120,7 @@ def _evaluate_one(
     from plansight.analyses.plans.metrics import actions_of, aqm_score
     from plansight.analyses.plans.recovery import Budget, recover
     from plansight.analyses.semantics.world import World
+    from plansight.analyses.workspace.sources import ExplainsFailures
 
     row = Row(name)
     if generated is None:
@@ -126,7 +129,16 @@ def _evaluate_one(
     errors: list[str] = [] if truth is not None else ["no ground-truth plan"]
     document = analyzer.parse(generated)
     reference_document = analyzer.parse(truth) if truth is not None else None
-    if document is None or not isinstance(document.model, Plan):
+    if truth is not None and reference_document is None:
+        reason = analyzer.source.failure(truth) if isinstance(analyzer.source, ExplainsFailures) else (
+            "missing or unreadable")
+        errors.append(f"the ground-truth plan could not be read: {reason}")
+    if document is None:
+        reason = analyzer.source.failure(generated) if isinstance(analyzer.source, ExplainsFailures) else (
+            "missing or unreadable")
+        row.values.update(valid=False, executable=False, lea=0, error=f"could not be read: {reason}")
+        return row
+    if not isinstance(document.model, Plan):
         row.values.update(valid=False, executable=False, lea=0, error="not a plan")
         return row
     problem_path = os.path.join(args.problems, name + ".pddl") if args.problems else None

@@ -219,3 +219,23 @@ def test_the_analyzer_reports_a_fifo_partner_without_blocking(fifo: Path, tmp_pa
         result = pool.submit(Analyzer(DiskSource()).lint, str(problem)).result(timeout=30)
     broken = [d for d in result.diagnostics if d.code == "broken-link"]
     assert broken and FIFO_REASON in broken[0].message
+
+
+@needs_fifo
+@pytest.mark.parametrize("side", ["generated", "ground-truth"])
+def test_evaluate_names_a_fifo_plan_in_its_row_instead_of_hanging_or_dropping_it(
+        tmp_path: Path, side: str) -> None:
+    dataset = EXAMPLES.parent / "plan-evaluation"
+    folders = {"generated": tmp_path / "generated", "ground-truth": tmp_path / "truth"}
+    for name, folder in folders.items():
+        folder.mkdir()
+        if name == side:
+            os.mkfifo(folder / "p11.plan")
+        else:
+            source = dataset / ("generated" if name == "generated" else "ground-truth") / "p11.plan"
+            (folder / "p11.plan").write_text(source.read_text())
+    completed = plansight("evaluate", "--generated", str(folders["generated"]), "--ground-truth",
+                          str(folders["ground-truth"]), "--problems", str(dataset / "problems"),
+                          "--domain", str(dataset / "domain.pddl"), "--format", "json")
+    (row,) = json.loads(completed.stdout)["plans"]
+    assert FIFO_REASON in row["error"]
