@@ -129,6 +129,17 @@ def test_damaged_files_never_crash_and_ranges_stay_inside(case: tuple[str, str, 
         _inside(check_problem(model, domain if isinstance(domain, Domain) else None), text)
 
 
+def test_a_lone_surrogate_in_a_problem_is_one_invalid_character_and_the_rest_is_checked() -> None:
+    domain = "(define (domain d) (:predicates (p ?x)))"
+    problem = "(define (problem q) (:domain d) (:objects a)\n  (:init (p a) \ud800 (r a))\n  (:goal (p a)))"
+    result = Analyzer(MemorySource({"/w/domain.pddl": domain, "/w/problem.pddl": problem})).lint(
+        "/w/problem.pddl")
+    index = LineIndex(problem)
+    found = [(d.code, index.position(d.span.start)) for d in result.diagnostics]
+    assert [code for code, _ in found] == ["invalid-character", "undeclared-predicate"]
+    assert [(p.line, p.character) for _, p in found] == [(1, 15), (1, 18)]
+
+
 _SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udce9", "\udfff"])
 """What an editor's broken buffer (JSON ``"\\ud800"``) or ``surrogateescape`` text can hold."""
 
