@@ -31,7 +31,7 @@ FIFO_REASON = "it is a FIFO (named pipe), not a regular file"
 DOMAIN = (EXAMPLES / "domain.pddl").read_text()
 PROBLEM = (EXAMPLES / "p01.pddl").read_text()
 
-needs_fifo = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX feature")
+posix_only = pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs, sockets and /dev are POSIX")
 
 
 def plansight(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
@@ -58,7 +58,7 @@ def unix_socket(tmp_path: Path) -> Iterator[Path]:
 
 # --- the policy itself ---------------------------------------------------------------------------
 
-@needs_fifo
+@posix_only
 def test_a_fifo_is_refused_without_waiting_for_a_writer(fifo: Path) -> None:
     started = time.monotonic()
     read = read_text_file(str(fifo))
@@ -67,7 +67,7 @@ def test_a_fifo_is_refused_without_waiting_for_a_writer(fifo: Path) -> None:
     assert time.monotonic() - started < 5
 
 
-@needs_fifo
+@posix_only
 def test_a_socket_and_character_devices_are_refused_by_name(unix_socket: Path, tmp_path: Path) -> None:
     assert read_text_file(str(unix_socket)).failure == "it is a socket, not a regular file"
     zero = tmp_path / "zero.pddl"
@@ -121,7 +121,7 @@ def test_any_bytes_are_read_as_utf8_or_refused_as_binary(tmp_path_factory: pytes
 
 # --- every command that reads files --------------------------------------------------------------
 
-@needs_fifo
+@posix_only
 def test_lint_refuses_a_fifo_argument_a_fifo_in_a_folder_and_a_fifo_directive_target(
         fifo: Path, tmp_path: Path) -> None:
     linked = tmp_path / "linked.pddl"
@@ -140,7 +140,7 @@ def test_lint_refuses_a_fifo_argument_a_fifo_in_a_folder_and_a_fifo_directive_ta
     assert "broken-link" in directive.stdout and FIFO_REASON in directive.stdout
 
 
-@needs_fifo
+@posix_only
 @pytest.mark.parametrize("command", [
     ["format", "{fifo}"],
     ["plan", "{fifo}"],
@@ -202,6 +202,7 @@ def test_format_and_lint_refuse_oversized_files_quickly_with_the_same_reason(tmp
     assert linted.returncode == 2 and reason in linted.stdout
 
 
+@posix_only
 def test_format_refuses_dev_zero_instead_of_reading_it_forever(tmp_path: Path) -> None:
     zero = tmp_path / "zero.pddl"
     zero.symlink_to("/dev/zero")
@@ -210,7 +211,7 @@ def test_format_refuses_dev_zero_instead_of_reading_it_forever(tmp_path: Path) -
     assert "it is a character device, not a regular file" in completed.stderr
 
 
-@needs_fifo
+@posix_only
 def test_the_analyzer_reports_a_fifo_partner_without_blocking(fifo: Path, tmp_path: Path) -> None:
     """What the language server's analysis threads run: a FIFO target must not wedge one for good."""
     problem = tmp_path / "problem.pddl"
@@ -221,7 +222,7 @@ def test_the_analyzer_reports_a_fifo_partner_without_blocking(fifo: Path, tmp_pa
     assert broken and FIFO_REASON in broken[0].message
 
 
-@needs_fifo
+@posix_only
 @pytest.mark.parametrize("side", ["generated", "ground-truth"])
 def test_evaluate_names_a_fifo_plan_in_its_row_instead_of_hanging_or_dropping_it(
         tmp_path: Path, side: str) -> None:
