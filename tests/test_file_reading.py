@@ -240,3 +240,26 @@ def test_evaluate_names_a_fifo_plan_in_its_row_instead_of_hanging_or_dropping_it
                           "--domain", str(dataset / "domain.pddl"), "--format", "json")
     (row,) = json.loads(completed.stdout)["plans"]
     assert FIFO_REASON in row["error"]
+
+
+@posix_only
+@pytest.mark.parametrize("command", [
+    ["truth", "applicable", "{fifo}", "{problem}"],
+    ["truth", "--cases", "{fifo_jsonl}"],
+    ["truth", "--cases", "{cases}"],
+    ["iou", "--task", "applicable", "--domain", "{fifo}", "--problem", "{problem}", "--answer", "x"],
+    ["iou", "--task", "applicable", "--domain", "{domain}", "--problem", "{problem}", "--answer-file",
+     "{fifo}"],
+    ["iou", "{fifo_jsonl}"],
+], ids=lambda command: "-".join(part.strip("{}") for part in command if not part.startswith("--a")))
+def test_the_reasoning_commands_refuse_a_fifo_and_name_it(command: list[str], fifo: Path,
+                                                          tmp_path: Path) -> None:
+    os.mkfifo(tmp_path / "cases-pipe.jsonl")
+    cases = tmp_path / "cases.jsonl"
+    cases.write_text(json.dumps({"task": "applicable", "domain": fifo.name,
+                                 "problem": str(EXAMPLES / "p01.pddl")}) + "\n")
+    values = {"fifo": str(fifo), "fifo_jsonl": str(tmp_path / "cases-pipe.jsonl"), "cases": str(cases),
+              "domain": str(EXAMPLES / "domain.pddl"), "problem": str(EXAMPLES / "p01.pddl")}
+    completed = plansight(*(part.format(**values) for part in command))
+    assert completed.returncode in (1, 2)
+    assert FIFO_REASON in completed.stdout + completed.stderr

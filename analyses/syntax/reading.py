@@ -119,6 +119,24 @@ def read_text_file(path: str, limit: int | None = None) -> FileText:
         return FileText(data.decode("utf-8", errors="replace"), bom=bom, lossy=True)
 
 
+class UnreadableFile(OSError):
+    """Raised by :func:`read_text_or_raise`; ``strerror`` is the policy's reason, so callers that
+    report ``error.strerror`` for any ``OSError`` word it like every other command."""
+
+    def __init__(self, path: str, reason: str) -> None:
+        super().__init__(reason)
+        self.strerror = reason
+        self.filename = path
+
+
+def read_text_or_raise(path: str) -> str:
+    """:func:`read_text_file` for code written around ``open()``: the text, or :class:`UnreadableFile`."""
+    read = read_text_file(path)
+    if read.text is None:
+        raise UnreadableFile(path, read.failure or "it could not be read")
+    return read.text
+
+
 def _read_at_most(descriptor: int, size: int) -> bytes:
     chunks: list[bytes] = []
     remaining = size
