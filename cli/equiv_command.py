@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
@@ -74,12 +73,11 @@ def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
     """The prepared reference, or None after printing why (the caller exits 2)."""
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
     from plansight.analyses.workspace.reference_problem import load_reference
+    from plansight.file_args import file_flag_problems
 
-    for flag in ("reference", "domain"):
-        value = getattr(args, flag)
-        if value is not None and not os.path.isfile(value):
-            print(f"plansight {command}: error: --{flag} {value}: no such file", file=sys.stderr)
-            return None
+    for problem in file_flag_problems(args, ("reference", "domain")):
+        print(f"plansight {command}: error: {problem}", file=sys.stderr)
+        return None
     loaded = load_reference(Analyzer(DiskSource()), args.reference, args.domain, budget_of(args))
     if loaded.reference is None:
         print(f"plansight {command}: error: {loaded.error}", file=sys.stderr)
@@ -99,10 +97,17 @@ def run_equiv(args: argparse.Namespace) -> int:
     """Compare each candidate with the reference and print the verdicts; the exit code says whether all are
     equivalent.
     """
-    missing = [path for path in args.candidates if not os.path.isfile(path)]
+    from plansight.analyses.syntax.reading import path_problem
+
+    refused = [(path, path_problem(path)) for path in args.candidates]
+    missing = [path for path, problem in refused if problem == "no such file"]
     if missing:
         print(f"plansight equiv: error: no such file: {', '.join(missing)}", file=sys.stderr)
         return 2
+    for path, problem in refused:
+        if problem is not None:
+            print(f"plansight equiv: error: {path}: {problem}", file=sys.stderr)
+            return 2
     loaded = load(args, "equiv")
     if loaded is None:
         return 2

@@ -101,10 +101,12 @@ class Row:
 
 
 def _plans(folder: str) -> dict[str, str]:
+    """Plan files by stem; a FIFO or device named like a plan is kept, so its row says why it was not
+    read instead of the plan silently missing from the table."""
     found: dict[str, str] = {}
     for entry in sorted(os.listdir(folder)):
         stem, suffix = os.path.splitext(entry)
-        if suffix in PLAN_SUFFIXES and os.path.isfile(os.path.join(folder, entry)):
+        if suffix in PLAN_SUFFIXES and not os.path.isdir(os.path.join(folder, entry)):
             found.setdefault(stem, os.path.join(folder, entry))
     return found
 
@@ -118,6 +120,7 @@ def _evaluate_one(
     from plansight.analyses.plans.metrics import actions_of, aqm_score
     from plansight.analyses.plans.recovery import Budget, recover
     from plansight.analyses.semantics.world import World
+    from plansight.analyses.workspace.sources import ExplainsFailures
 
     row = Row(name)
     if generated is None:
@@ -126,7 +129,16 @@ def _evaluate_one(
     errors: list[str] = [] if truth is not None else ["no ground-truth plan"]
     document = analyzer.parse(generated)
     reference_document = analyzer.parse(truth) if truth is not None else None
-    if document is None or not isinstance(document.model, Plan):
+    if truth is not None and reference_document is None:
+        reason = analyzer.source.failure(truth) if isinstance(analyzer.source, ExplainsFailures) else (
+            "missing or unreadable")
+        errors.append(f"the ground-truth plan could not be read: {reason}")
+    if document is None:
+        reason = analyzer.source.failure(generated) if isinstance(analyzer.source, ExplainsFailures) else (
+            "missing or unreadable")
+        row.values.update(valid=False, executable=False, lea=0, error=f"could not be read: {reason}")
+        return row
+    if not isinstance(document.model, Plan):
         row.values.update(valid=False, executable=False, lea=0, error="not a plan")
         return row
     problem_path = os.path.join(args.problems, name + ".pddl") if args.problems else None
@@ -293,6 +305,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     tables; the exit code says whether every plan is valid.
     """
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.file_args import file_flag_problems
 
     for flag, value in (
         ("generated", args.generated),
@@ -302,8 +315,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         if value is not None and not os.path.isdir(value):
             print(f"plansight evaluate: error: --{flag} {value}: no such folder", file=sys.stderr)
             return 2
-    if args.domain is not None and not os.path.isfile(args.domain):
-        print(f"plansight evaluate: error: --domain {args.domain}: no such file", file=sys.stderr)
+    for problem in file_flag_problems(args, ("domain",)):
+        print(f"plansight evaluate: error: {problem}", file=sys.stderr)
         return 2
     generated, truths = _plans(args.generated), _plans(args.ground_truth)
     names = sorted(set(generated) | set(truths))
@@ -328,13 +341,16 @@ def run_evaluate(args: argparse.Namespace) -> int:
             )
         )
     elif args.format == "csv":
+        from plansight.analyses.equivalence.grade_report import spreadsheet_safe
+
         writer = csv.DictWriter(
             sys.stdout, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
         )
         writer.writeheader()
         for row in rows:
             writer.writerow(
-                {"name": row.name, **{k: ("" if v is None else v) for k, v in row.values.items()}}
+                {"name": spreadsheet_safe(row.name),
+                 **{k: spreadsheet_safe("" if v is None else v) for k, v in row.values.items()}}
             )
     else:
         _print_text(rows, total, args.recover)

@@ -45,6 +45,8 @@ class FileOutcome:
     original: str | None
     formatted: str | None
     reason: str
+    bom: bool = False
+    """The file starts with a UTF-8 byte-order mark, which ``--write`` keeps."""
 
     @property
     def status(self) -> str:
@@ -83,7 +85,7 @@ def run_format(args: argparse.Namespace) -> int:
                 assert outcome.formatted is not None
                 try:
                     with open(outcome.path, "w", encoding="utf-8", newline="") as stream:
-                        stream.write(outcome.formatted)
+                        stream.write(("\ufeff" if outcome.bom else "") + outcome.formatted)
                 except OSError as error:
                     print(f"plansight format: error: cannot write {outcome.path}: {error.strerror}",
                           file=sys.stderr)
@@ -102,13 +104,18 @@ def run_format(args: argparse.Namespace) -> int:
 
 
 def _format_one(path: str, args: argparse.Namespace) -> FileOutcome:
-    try:
-        with open(path, encoding="utf-8", newline="") as stream:
-            text = stream.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return FileOutcome(path, None, None, f"cannot read: {getattr(error, 'strerror', None) or error}")
-    result = format_document(path, text, args.indent, args.line_width)
-    return FileOutcome(path, text, result.text, result.reason)
+    """Read as ``plansight lint`` reads (the shared policy in ``analyses/syntax/reading.py``), so both
+    commands accept and refuse the same files with the same words."""
+    from plansight.analyses.syntax.reading import read_text_file
+
+    read = read_text_file(path)
+    if read.text is None:
+        return FileOutcome(path, None, None, f"`{path}` could not be read: {read.failure}")
+    if read.lossy and args.write:
+        return FileOutcome(path, read.text, None, "it is not valid UTF-8; rewriting it would replace those "
+                                                  "bytes with U+FFFD (save it as UTF-8 first)")
+    result = format_document(path, read.text, args.indent, args.line_width)
+    return FileOutcome(path, read.text, result.text, result.reason, read.bom)
 
 
 def _write_text(outcomes: list[FileOutcome], args: argparse.Namespace) -> None:

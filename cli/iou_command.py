@@ -115,9 +115,12 @@ def _rows(args: argparse.Namespace) -> tuple[list[tuple[int, Any]], Callable[[st
         return "give DATASET.jsonl, or --task, --domain, --problem and --answer (or --answer-file)"
     if (args.answer is None) == (args.answer_file is None):
         return "give the answer with exactly one of --answer and --answer-file"
+    from plansight.analyses.syntax.reading import path_problem
+
     for path in (args.domain, args.problem, args.optimal_plan):
-        if path is not None and not os.path.isfile(path):
-            return f"no such file: {path}"
+        problem = path_problem(path) if path is not None else None
+        if problem is not None:
+            return f"no such file: {path}" if problem == "no such file" else f"{path}: {problem}"
     answer = args.answer
     if args.answer_file is not None:
         try:
@@ -129,13 +132,17 @@ def _rows(args: argparse.Namespace) -> tuple[list[tuple[int, Any]], Callable[[st
     if args.action is not None:
         row["action"] = args.action
     if args.optimal_plan is not None:
-        row["optimal_plan"] = _read(args.optimal_plan)
+        try:
+            row["optimal_plan"] = _read(args.optimal_plan)
+        except OSError as error:
+            return f"{args.optimal_plan}: {error.strerror or error}"
     return [(1, row)], relative_reader(os.getcwd())
 
 
 def _read(path: str) -> str:
-    with open(path, encoding="utf-8") as handle:
-        return handle.read()
+    from plansight.analyses.syntax.reading import read_text_or_raise
+
+    return read_text_or_raise(path)
 
 
 def _write_files(args: argparse.Namespace, outcomes: list[Outcome]) -> None:

@@ -109,12 +109,10 @@ def _severity_overrides(flags: Sequence[str]) -> tuple[dict[str, str], list[str]
 
 
 def _usage_problems(args: argparse.Namespace) -> list[str]:
+    from plansight.file_args import file_flag_problems
+
     problems = [f"no such file or folder: {path}" for path in args.paths if not os.path.exists(path)]
-    for flag in ("domain", "problem"):
-        value = getattr(args, flag)
-        if value is not None and not os.path.isfile(value):
-            problems.append(f"--{flag} {value}: no such file")
-    return problems
+    return problems + file_flag_problems(args, ("domain", "problem"))
 
 
 def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[LintResult]:

@@ -58,11 +58,10 @@ def run_ltl(args: argparse.Namespace) -> int:
     errors or is not satisfied.
     """
     from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.file_args import file_flag_problems
 
     problems = [f"no such file or folder: {p}" for p in args.paths if not os.path.exists(p)]
-    problems += [f"--{flag} {getattr(args, flag)}: no such file"
-                 for flag in ("domain", "problem", "plan", "reference")
-                 if getattr(args, flag) is not None and not os.path.isfile(getattr(args, flag))]
+    problems += file_flag_problems(args, ("domain", "problem", "plan", "reference"))
     files = find_ltl_files(args.paths)
     if not problems and not files:
         problems.append("no LTL goal files (.ltl) found in " + ", ".join(args.paths))

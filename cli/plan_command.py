@@ -53,11 +53,10 @@ def run_plan(args: argparse.Namespace) -> int:
     """Simulate every plan under the given paths and print the results; the exit code says whether every plan
     is valid.
     """
+    from plansight.file_args import file_flag_problems
+
     problems = [f"no such file or folder: {path}" for path in args.paths if not os.path.exists(path)]
-    for flag in ("domain", "problem", "reference_plan"):
-        value = getattr(args, flag)
-        if value is not None and not os.path.isfile(value):
-            problems.append(f"--{flag.replace('_', '-')} {value}: no such file")
+    problems += file_flag_problems(args, ("domain", "problem", "reference_plan"))
     files = plan_files(args.paths) if not problems else []
     if not problems and not files:
         problems.append("no plans (.plan, .soln, .sol) found in " + ", ".join(args.paths))
@@ -143,11 +142,14 @@ def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, prob
     from plansight.analyses.plans.plan_json import PlanJob
     from plansight.analyses.plans.simulate import simulate, unparsed_lines
     from plansight.analyses.semantics.world import World
+    from plansight.analyses.workspace.sources import ExplainsFailures
 
     job = PlanJob(path)
     document = analyzer.parse(path)
     if document is None:
-        job.error = f"`{path}` could not be read"
+        reason = analyzer.source.failure(path) if isinstance(analyzer.source, ExplainsFailures) else (
+            "missing or unreadable")
+        job.error = f"`{path}` could not be read: {reason}"
         return job
     job.document = document
     if document.plan is None:

@@ -62,9 +62,12 @@ def run_truth(args: argparse.Namespace) -> int:
     else:
         if args.task is None or args.domain is None or args.problem is None:
             return _usage("give TASK DOMAIN PROBLEM (or --cases FILE)")
+        from plansight.analyses.syntax.reading import path_problem
+
         for path in (args.domain, args.problem):
-            if not os.path.isfile(path):
-                return _usage(f"no such file: {path}")
+            problem = path_problem(path)
+            if problem is not None:
+                return _usage(f"no such file: {path}" if problem == "no such file" else f"{path}: {problem}")
         row: dict[str, Any] = {"task": args.task, "domain": args.domain, "problem": args.problem,
                                "actions": args.actions}
         if args.action is not None:
@@ -130,11 +133,12 @@ def truth_lines(truth: Truth) -> list[str]:
 
 def read_jsonl(path: str) -> list[tuple[int, Any]] | str:
     """(line number, value) of every non-blank line, or the reason the file cannot be read."""
-    try:
-        with open(path, encoding="utf-8") as handle:
-            lines = handle.read().splitlines()
-    except OSError as error:
-        return f"{path}: {error.strerror or error}"
+    from plansight.analyses.syntax.reading import read_text_file
+
+    read = read_text_file(path)
+    if read.text is None:
+        return f"{path}: {read.failure}"
+    lines = read.text.splitlines()
     rows: list[tuple[int, Any]] = []
     for number, line in enumerate(lines, 1):
         if not line.strip():
@@ -147,10 +151,12 @@ def read_jsonl(path: str) -> list[tuple[int, Any]] | str:
 
 
 def relative_reader(folder: str) -> Callable[[str], str]:
-    """Reads a path relative to ``folder`` (absolute paths as they are)."""
+    """Reads a path relative to ``folder`` (absolute paths as they are), under the reading policy every
+    command shares; a refused file raises an ``OSError`` whose ``strerror`` says why."""
+    from plansight.analyses.syntax.reading import read_text_or_raise
+
     def read(path: str) -> str:
-        with open(os.path.join(folder, path), encoding="utf-8") as handle:
-            return handle.read()
+        return read_text_or_raise(os.path.join(folder, path))
 
     return read
 

@@ -61,7 +61,8 @@ class RangeMapper:
         start = self._index.line_start(line)
         offset = min(offset, max(start, self._index.line_end(line)))
         if self._encoding == UTF8:
-            return types.Position(line=line, character=len(self._text[start:offset].encode("utf-8")))
+            segment = self._text[start:offset]
+            return types.Position(line=line, character=len(segment.encode("utf-8", "surrogatepass")))
         return types.Position(line=line, character=offset - start)
 
     def range(self, span: Span) -> types.Range:
@@ -77,13 +78,22 @@ class RangeMapper:
         line = max(position.line, 0)
         start, end = self._index.line_start(line), self._index.line_end(line)
         if self._encoding == UTF8:
-            encoded = self._text[start:end].encode("utf-8")[:max(position.character, 0)]
-            return start + len(encoded.decode("utf-8", "ignore"))
+            return start + _utf8_prefix_length(self._text[start:end], max(position.character, 0))
         return min(start + max(position.character, 0), end)
 
     def span(self, range_: types.Range) -> Span:
         """The span an LSP range covers."""
         return Span(self.offset(range_.start), self.offset(range_.end))
+
+
+def _utf8_prefix_length(line: str, units: int) -> int:
+    """How many code points of ``line`` fit in its first ``units`` UTF-8 bytes (a lone surrogate, which
+    strict UTF-8 cannot encode, counts as the three bytes "surrogatepass" gives it)."""
+    encoded = line.encode("utf-8", "surrogatepass")[:units]
+    try:
+        return len(encoded.decode("utf-8", "surrogatepass"))
+    except UnicodeDecodeError as error:  # the cut fell inside a character: that character does not fit
+        return len(encoded[:error.start].decode("utf-8", "surrogatepass"))
 
 
 def path_to_uri(path: str) -> str:

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from lsprotocol import types
 
 from plansight.analyses.editing.folding import folding_ranges
+from plansight.analyses.syntax.reading import read_text_file
 from plansight.server.documents import uri_to_path
 from plansight.server.feature_contract import ServerFeature
 
@@ -42,8 +43,9 @@ class FoldingFeature(ServerFeature):
 
 
 def _read(uri: str) -> str | None:
+    """A closed file, read under the same policy as every other disk read (a FIFO must not block)."""
     try:
-        with open(uri_to_path(uri), encoding="utf-8") as stream:
-            return stream.read()
-    except (OSError, UnicodeDecodeError, ValueError):
+        path = uri_to_path(uri)
+    except ValueError:
         return None
+    return read_text_file(path).text

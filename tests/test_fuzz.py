@@ -23,10 +23,13 @@ from plansight.analyses.checks.domain import check_domain
 from plansight.analyses.checks.plan import check_plan
 from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.diagnostics.spans import LineIndex, line_start_at
+from plansight.analyses.editing.semantic_tokens import encode, lexical_tokens
 from plansight.analyses.model.pddl import Domain, Problem, walk
 from plansight.analyses.model.printer import print_domain, print_plan, print_problem
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
+from plansight.analyses.workspace.lint import Analyzer, MemorySource
 
 SMALL = 12_000  # characters: keeps one example to milliseconds
 # A long exploration (e.g. PLANSIGHT_FUZZ_EXAMPLES=5000) is worth running now and then; the default keeps
@@ -124,6 +127,45 @@ def test_damaged_files_never_crash_and_ranges_stay_inside(case: tuple[str, str, 
     else:
         domain = parse_pddl(partner).model if partner else None
         _inside(check_problem(model, domain if isinstance(domain, Domain) else None), text)
+
+
+def test_a_lone_surrogate_in_a_problem_is_one_invalid_character_and_the_rest_is_checked() -> None:
+    domain = "(define (domain d) (:predicates (p ?x)))"
+    problem = "(define (problem q) (:domain d) (:objects a)\n  (:init (p a) \ud800 (r a))\n  (:goal (p a)))"
+    result = Analyzer(MemorySource({"/w/domain.pddl": domain, "/w/problem.pddl": problem})).lint(
+        "/w/problem.pddl")
+    index = LineIndex(problem)
+    found = [(d.code, index.position(d.span.start)) for d in result.diagnostics]
+    assert [code for code, _ in found] == ["invalid-character", "undeclared-predicate"]
+    assert [(p.line, p.character) for _, p in found] == [(1, 15), (1, 18)]
+
+
+_SURROGATES = st.sampled_from(["\ud800", "\udbff", "\udc00", "\udce9", "\udfff"])
+"""What an editor's broken buffer (JSON ``"\\ud800"``) or ``surrogateescape`` text can hold."""
+
+
+@FUZZ
+@given(damaged(), st.integers(0, 1 << 20), _SURROGATES)
+def test_a_lone_surrogate_anywhere_is_diagnosed_where_it_is_and_never_crashes(
+        case: tuple[str, str, str | None], where: int, surrogate: str) -> None:
+    """The whole pipeline an editor's buffer goes through: lint with partners, then LSP positions in
+    every negotiable encoding and the semantic tokens. A lone surrogate outside a comment is reported
+    at its own offset; before, converting any position on its line raised."""
+    kind, text, partner = case
+    at = where % (len(text) + 1)
+    text = text[:at] + surrogate + text[at:]
+    path = "/w/file.plan" if kind == "plan" else "/w/file.pddl"
+    files = {path: text, **({"/w/domain.pddl": partner} if partner else {})}
+    result = Analyzer(MemorySource(files)).lint(path)
+    assert [d.message for d in result.diagnostics if d.code == "internal-error"] == []
+    if ";" not in text[line_start_at(text, at):at]:  # in a comment any character is allowed
+        assert any(d.span.start <= at < d.span.end for d in result.diagnostics), surrogate
+    index = LineIndex(text)
+    for diagnostic in result.diagnostics:
+        start = index.range(diagnostic.span)[0]  # a start inside a line break clamps to the line's end
+        assert index.offset(start) == min(diagnostic.span.start, index.line_end(start.line))
+    for encoding in ("utf-8", "utf-16", "utf-32"):
+        encode(text, lexical_tokens(text), encoding)
 
 
 @FUZZ

@@ -37,6 +37,7 @@ class Span(NamedTuple):
 NO_SPAN = Span(0, 0)
 
 _LINE_BREAK = re.compile("\r\n|\r|\n")
+"""A line terminator as the LSP specification counts them: ``\\n``, ``\\r\\n`` or a lone ``\\r``."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,6 +46,29 @@ class Position:
 
     line: int
     character: int
+
+
+def line_start_at(text: str, offset: int) -> int:
+    """The offset where the line holding ``offset`` starts (after a ``\\n``, ``\\r\\n`` or lone ``\\r``)."""
+    newline, carriage = text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)
+    if carriage > newline and text.startswith("\n", carriage + 1):  # ``offset`` is the LF of a CRLF
+        carriage = text.rfind("\r", 0, carriage)
+    return max(newline, carriage) + 1
+
+
+def line_end_at(text: str, offset: int) -> int:
+    """The offset of the line terminator that ends the line holding ``offset`` (or the text's length)."""
+    match = _LINE_BREAK.search(text, offset)
+    return match.start() if match is not None else len(text)
+
+
+_LONE_CR = re.compile(r"\r(?!\n)")
+
+
+def unify_line_breaks(text: str) -> str:
+    """``text`` with each lone ``\\r`` turned into ``\\n``: the same length, so every offset stays valid,
+    for code that finds lines by ``\\n`` (CRLF needs nothing: its ``\\n`` already ends the line)."""
+    return _LONE_CR.sub("\n", text) if "\r" in text else text
 
 
 class LineIndex:
@@ -103,7 +127,8 @@ class LineIndex:
         if self._ascii:
             return Position(line, offset - start)
         segment = self._text[start:offset]
-        return Position(line, len(segment.encode("utf-16-le")) // 2)
+        # "surrogatepass": a lone surrogate (an editor's broken buffer) is one UTF-16 unit, not a crash
+        return Position(line, len(segment.encode("utf-16-le", "surrogatepass")) // 2)
 
     def offset(self, position: Position) -> int:
         """The code-point offset of an LSP position; characters past the line end clamp to it."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_start_at
 from plansight.analyses.syntax.lexical import COMMENT, WORD, WORD_CHAR, WORD_RE, in_comment
 
 _PARENS = re.compile(COMMENT + r"|[()]")
@@ -78,7 +78,7 @@ def cursor_context(text: str, offset: int) -> CursorContext:
     that does not parse yet.
     """
     offset = max(0, min(offset, len(text)))
-    line_start = text.rfind("\n", 0, offset) + 1
+    line_start = line_start_at(text, offset)
     prefix_match = _PREFIX.search(text, line_start, offset)
     prefix_start = prefix_match.start() if prefix_match else offset
     prefix = text[prefix_start:offset]

@@ -11,7 +11,7 @@ import re
 
 from plansight.analyses.checks.domain_references import signature, type_text
 from plansight.analyses.checks.requirements import IMPLIES, KNOWN
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.model.pddl import Action, Domain, FunctionDecl
 from plansight.analyses.model.printer import print_formula, typed_list
 from plansight.analyses.model.vocabulary import OBJECT, Vocabulary
@@ -25,9 +25,8 @@ def declaration_comment(text: str, span: Span) -> str:
     """The ``;`` comment that documents the declaration at ``span``: the comment at the end of its
     line, or else the block of comment lines directly above it (when the declaration starts its line,
     possibly after its section keyword, so a comment above describes it and not a neighbour)."""
-    line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    line_end = len(text) if line_end == -1 else line_end
+    line_start = line_start_at(text, span.start)
+    line_end = line_end_at(text, span.end)
     rest = text[span.end:line_end]
     if ";" in rest:
         after = rest[rest.index(";"):]
@@ -38,7 +37,7 @@ def declaration_comment(text: str, span: Span) -> str:
     lines: list[str] = []
     end = line_start - 1
     while end > 0:
-        start = text.rfind("\n", 0, end) + 1
+        start = line_start_at(text, end)
         line = text[start:end].strip()
         if not is_comment_line(line):
             break

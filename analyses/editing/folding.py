@@ -16,7 +16,7 @@ from plansight.analyses.syntax.lexical import COMMENT
 MAX_DEPTH = 3
 """``define`` (0), its sections and actions (1), an action's parts and a goal's conjunction (2, 3)."""
 
-_SCAN = re.compile(r"\([^()\n;]*\)|[()]|" + COMMENT)
+_SCAN = re.compile(r"\([^()\r\n;]*\)|[()]|" + COMMENT)
 """a one-line innermost form (the bulk of a large problem, which never folds) is skipped in one step"""
 
 

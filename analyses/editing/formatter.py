@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from plansight.analyses.diagnostics.diagnostic import Severity
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at, unify_line_breaks
 from plansight.analyses.syntax.lexical import COMMENT, WORD
 
 if TYPE_CHECKING:  # the layout itself needs no parser: `plansight --help` stays fast
@@ -106,6 +106,7 @@ _NEXT_SIMPLE_FORM = re.compile(r"[ \t]*(?:\r?\n[ \t]*)?(" + _SIMPLE_FORM.pattern
 
 def read_tree(text: str, start: int = 0, end: int | None = None) -> list[Element]:
     """The top-level elements of ``text`` (of ``text[start:end]``), with comments and blank-line marks."""
+    text = unify_line_breaks(text)  # line breaks are counted by `\n`; same length, same spans
     stack: list[list[Element]] = [[]]
     starts: list[int] = []
     newlines = 2  # line breaks seen since the last token (the start of the text counts as a line start)
@@ -531,7 +532,11 @@ class TextEdit:
 
 
 def _newline_of(text: str) -> str:
-    return "\r\n" if "\r\n" in text[:10000] else "\n"
+    """The file's own line ending, so formatting never changes it (a CR-only file stays CR-only)."""
+    head = text[:10000]
+    if "\r\n" in head:
+        return "\r\n"
+    return "\r" if "\r" in head and "\n" not in head else "\n"
 
 
 def format_text(text: str, indent: int = DEFAULT_INDENT, width: int = DEFAULT_WIDTH,
@@ -589,11 +594,8 @@ def _range_edit(text: str, span: Span, units: list[tuple[Span, int, int]],
     if not touched:
         return False
     first, last = touched[0], touched[-1]
-    start = text.rfind("\n", 0, first[0].start) + 1
-    end_of_line = text.find("\n", last[0].end)
-    end = len(text) if end_of_line < 0 else end_of_line
-    if text[end - 1:end] == "\r":
-        end -= 1
+    start = line_start_at(text, first[0].start)
+    end = line_end_at(text, last[0].end)
     replacement = _newline_of(text).join(lines[first[1]:last[2] + 1])
     if _tokens(text[start:end]) != _tokens(replacement):  # something else shares those lines
         return False
@@ -602,7 +604,7 @@ def _range_edit(text: str, span: Span, units: list[tuple[Span, int, int]],
     return TextEdit(Span(start, end), replacement)
 
 
-_SIGNIFICANT = re.compile(r";(?:[^\n]*[^\s])?|[()]|" + WORD)
+_SIGNIFICANT = re.compile(r";(?:[^\r\n]*[^\s])?|[()]|" + WORD)
 _COMMENT_SPLIT = re.compile("(" + COMMENT + ")")
 
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_start_at
 from plansight.analyses.model.pddl import Problem
 from plansight.analyses.model.printer import type_text
 
@@ -38,11 +38,11 @@ def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> 
             runs.setdefault(typed.type.span, []).append(index)
     hints = []
     for type_span, members in runs.items():
-        type_line_start = text.rfind("\n", 0, type_span.start)
+        type_line_start = line_start_at(text, type_span.start)
         last = members[-1]
         for index in members:
             name = objects[index].name
-            far = text.rfind("\n", 0, name.span.start) != type_line_start  # not on the type's line
+            far = line_start_at(text, name.span.start) != type_line_start  # not on the type's line
             if index == last and not far:
                 continue
             if len(members) < LONG_RUN and not far:

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.model.pddl import (
     Action,
     Atom,
@@ -92,7 +92,7 @@ def _section(text: str, sections: Sequence[Name], keyword: str) -> Span | None:
 
 
 def _line_indent(text: str, offset: int) -> str:
-    start = text.rfind("\n", 0, offset) + 1
+    start = line_start_at(text, offset)
     line = text[start:offset]
     return line[:len(line) - len(line.lstrip())]
 
@@ -123,9 +123,8 @@ def _after_sections(path: str, text: str, model: Domain | Problem, keywords: Seq
 
 def _remove(path: str, text: str, span: Span) -> FileEdit:
     """Delete ``span``; its whole line when nothing else is on it, else with the space before it."""
-    line_start = text.rfind("\n", 0, span.start) + 1
-    line_end = text.find("\n", span.end)
-    line_end = len(text) if line_end < 0 else line_end
+    line_start = line_start_at(text, span.start)
+    line_end = line_end_at(text, span.end)
     alone = not text[line_start:span.start].strip()
     if alone and not text[span.end:line_end].strip():
         return FileEdit(path, Span(line_start, min(line_end + 1, len(text))), "")

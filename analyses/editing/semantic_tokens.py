@@ -18,7 +18,7 @@ import bisect
 import re
 from collections.abc import Sequence
 
-from plansight.analyses.diagnostics.spans import LineIndex, Span
+from plansight.analyses.diagnostics.spans import LineIndex, Span, line_start_at
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
 from plansight.analyses.syntax.lexical import COMMENT_RE
 
@@ -100,7 +100,7 @@ def _semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None) ->
         lexical = lexical_tokens(text)
     else:
         occurrences = index.in_range(span) if index is not None else ()
-        lexical = lexical_tokens(text, text.rfind("\n", 0, span.start) + 1, span.end)
+        lexical = lexical_tokens(text, line_start_at(text, span.start), span.end)
     by_kind, modifiers = _BY_KIND, _MODIFIERS
     names: list[Token] = [(where[0], where[1], by_kind[kind], modifiers.get(role, 0))
                           for where, kind, _key, _text, role, _target in occurrences if kind in by_kind]
@@ -178,6 +178,7 @@ def _encode_by_index(text: str, tokens: Sequence[Token], encoding: str) -> list[
 
 
 def _units(segment: str, encoding: str) -> int:
+    # "surrogatepass": a lone surrogate (an editor's broken buffer) counts as one UTF-16 unit, not a crash
     if encoding == "utf-8":
-        return len(segment.encode("utf-8"))
-    return len(segment.encode("utf-16-le")) // 2
+        return len(segment.encode("utf-8", "surrogatepass"))
+    return len(segment.encode("utf-16-le", "surrogatepass")) // 2

@@ -2,7 +2,8 @@
 
 Shared by ``plansight grade --report`` and the editor's *Grade folder* command, so both write the
 same files. The HTML page has no external resources (inline CSS, an inline SVG chart) so it can be mailed or
-attached to a course page as one file; every student-supplied string is escaped.
+attached to a course page as one file; every student-supplied string is escaped, in HTML as HTML and
+in CSV against formula injection (:func:`spreadsheet_safe`).
 """
 
 from __future__ import annotations
@@ -70,7 +71,24 @@ def write_report(
 
 
 def _cell(value: object) -> object:
-    return "" if value is None else ("yes" if value is True else "no" if value is False else value)
+    return spreadsheet_safe("" if value is None else ("yes" if value is True else "no" if value is False
+                                                      else value))
+
+
+_FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+"""What makes a spreadsheet read a cell as a formula (OWASP, "CSV Injection")."""
+
+
+def spreadsheet_safe(value: object) -> object:
+    """A CSV cell no spreadsheet runs as a formula: text starting with ``=``, ``+``, ``-``, ``@``, a tab
+    or a carriage return gets a leading ``'``, as OWASP's CSV-injection guidance advises.
+
+    Student names and explanations come from the submitted files' names and contents: a file called
+    ``=HYPERLINK(...).pddl`` must show as that text in the grader's spreadsheet, never as a live link.
+    """
+    if isinstance(value, str) and value.startswith(_FORMULA_STARTS):
+        return "'" + value
+    return value
 
 
 def report_html(graded: Sequence[Graded], summary: Counter[str], reference: str, placeholder: bool) -> str:

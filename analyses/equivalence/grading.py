@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from plansight.analyses.equivalence.verdict import Reference, Verdict, compare_text, unparseable
 from plansight.analyses.syntax.lexical import sniff_header
+from plansight.analyses.syntax.reading import read_text_file
 
 OUTCOMES = ("equivalent", "not equivalent", "unsolvable", "invalid", "unparseable", "unknown")
 """Every outcome, in the order reports list them."""
@@ -55,12 +56,10 @@ def grade_file(reference: Reference, student: str, path: str, placeholder: bool)
     """
     if os.path.isdir(path):
         return Graded(student, path, unparseable("the folder holds no `.pddl` problem.", placeholder))
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return Graded(student, path, unparseable(f"it cannot be read ({error}).", placeholder))
-    return Graded(student, path, compare_text(reference, path, text, placeholder))
+    read = read_text_file(path)
+    if read.text is None:
+        return Graded(student, path, unparseable(f"{read.failure}.", placeholder))
+    return Graded(student, path, compare_text(reference, path, read.text, placeholder))
 
 
 def submissions(folder: str, reference: str) -> list[tuple[str, str]]:
@@ -71,10 +70,8 @@ def submissions(folder: str, reference: str) -> list[tuple[str, str]]:
     def is_candidate(path: str) -> bool:
         if os.path.normcase(os.path.abspath(path)) == skip:
             return False
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(1 << 16).decode("utf-8", errors="replace")
-        except OSError:
+        head = read_text_file(path, limit=1 << 16).text
+        if head is None:
             return True  # reported as unreadable
         header = sniff_header(head)
         return header is None or header.kind == "problem"

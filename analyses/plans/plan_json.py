@@ -109,16 +109,15 @@ def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
     """The reference plan's actions, or None and why not."""
     from plansight.analyses.plans.metrics import actions_of
     from plansight.analyses.syntax.parse_plan import parse_plan
+    from plansight.analyses.syntax.reading import read_text_file
 
     path = job.reference_plan_path
     if path is None:
         return None, None
-    try:
-        with open(path, encoding="utf-8") as handle:
-            text = handle.read()
-    except (OSError, UnicodeDecodeError) as error:
-        return None, f"the reference plan `{path}` cannot be read: {error}"
-    parsed = parse_plan(text)
+    read = read_text_file(path)  # the one reading policy: a FIFO named here must not hang the report
+    if read.text is None:
+        return None, f"the reference plan `{path}` cannot be read: {read.failure}"
+    parsed = parse_plan(read.text)
     if parsed.plan is None:
         return None, f"`{path}` is not a plan"
     return actions_of(parsed.plan), None

@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.semantics.state import EMPTY, State
@@ -208,9 +208,7 @@ def unparsed_lines(text: str, plan: Plan, diagnostics: Sequence[Diagnostic]) -> 
         start = _line_start(text, diagnostic.span.start)
         if start in step_lines or start in bad:
             continue
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
+        line = text[start:line_end_at(text, start)]
         content = without_comment(line).rstrip()
         stripped = len(line) - len(line.lstrip())
         if content.strip():
@@ -221,7 +219,7 @@ def unparsed_lines(text: str, plan: Plan, diagnostics: Sequence[Diagnostic]) -> 
 
 
 def _line_start(text: str, offset: int) -> int:
-    return text.rfind("\n", 0, offset) + 1
+    return line_start_at(text, offset)
 
 
 def step_text(step: PlanStep | Unparsed) -> str:

@@ -240,7 +240,16 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
                 if accepts(run, after):
                     index = after
                     continue
-        # 2. the smallest enclosing form that can be skipped or emptied
+        # 2. stray text before the root form (`x=y` above `(define ...`, a pasted prompt): skip to
+        # where the file can start, so the domain or problem after it is still read and checked
+        if tables.rooted and not run.opens and not run.values and token.kind != LPAR:
+            resume = next((i for i in range(index + 1, count) if tokens[i].kind == LPAR
+                           and accepts(run, i)), None)
+            if resume is not None:
+                diagnostics[-1] = _stray_before_root(tokens[index:resume], diagnostics[-1])
+                index = resume
+                continue
+        # 3. the smallest enclosing form that can be skipped or emptied
         candidates = list(reversed(run.opens))
         if token.kind == LPAR:
             candidates.insert(0, index)
@@ -264,7 +273,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             recovered = True
             break
         if not recovered and not tables.rooted:
-            # 3. a broken top-level item (a plan step with a stray number before it): drop it and
+            # 4. a broken top-level item (a plan step with a stray number before it): drop it and
             # resume at the next token that can start an item, after the form the error is in
             clean = replay_to(item_start)
             scan_from = matching[run.opens[0]] + 1 if run.opens else index
@@ -282,6 +291,13 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
         diagnostics.append(_syntax_error(end, run, tables, at_end=True))
         return None, diagnostics
     return result, diagnostics
+
+
+def _stray_before_root(stray: list[Token], error: Diagnostic) -> Diagnostic:
+    """One error over all the text skipped before the root form, saying the rest was still read."""
+    span = Span(stray[0].start, stray[-1].end)
+    return make("syntax-error", f"{error.message} Everything before the first `(` is ignored; the rest of "
+                "the file is still read.", span)
 
 
 def _feed_empty_form(run: _Run, at: Token) -> bool:

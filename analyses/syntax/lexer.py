@@ -116,7 +116,7 @@ _PDDL_TOKEN = re.compile(
 # ends only at a line end: otherwise backtracking would shorten `;(p a)` to `;` and read the
 # commented-out atom as a fact.
 _SIMPLE_ATOM = re.compile(
-    r"(?:\s|" + COMMENT + r"(?![^\n]))*\(\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*\)"
+    r"(?:\s|" + COMMENT + r"(?![^\r\n]))*\(\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*\)"
 )
 _INIT_KEYWORD = re.compile(r"\s*:init" + NAME_END, re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed

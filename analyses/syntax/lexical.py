@@ -15,10 +15,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Literal
 
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at, unify_line_breaks
 
-COMMENT = r";[^\n]*"
-"""A comment: ``;`` to the end of the line (the newline is not part of it)."""
+COMMENT = r";[^\r\n]*"
+"""A comment: ``;`` to the end of the line (its line break, ``\\n``, ``\\r\\n`` or a lone ``\\r``
+as the LSP specification counts them, is not part of it)."""
 WORD_CHAR = r"[^\s();]"
 WORD = WORD_CHAR + "+"
 """One word: what lies between blanks, parentheses and comments (names, ``?x``, ``:init``, numbers)."""
@@ -91,11 +92,7 @@ def sniff_kind(text: str) -> HeaderKind | None:
 
 def first_line_span(text: str) -> Span:
     """Where file-level diagnostics go: the first line's text (an empty span in an empty file)."""
-    end = text.find("\n")
-    end = len(text) if end == -1 else end
-    if end > 0 and text[end - 1] == "\r":
-        end -= 1
-    return Span(0, end)
+    return Span(0, line_end_at(text, 0))
 
 
 def without_comment(line: str) -> str:
@@ -115,18 +112,19 @@ def is_comment_line(line: str) -> bool:
 
 def in_comment(text: str, offset: int) -> bool:
     """Whether ``offset`` lies inside a comment: a ``;`` before it on its line."""
-    return ";" in text[text.rfind("\n", 0, offset) + 1:offset]
+    return ";" in text[line_start_at(text, offset):offset]
 
 
 def first_code_offset(text: str) -> int:
     """Where the first line that is neither blank nor a comment starts its text (``len(text)``
     when there is none)."""
-    match = _FIRST_CODE.search(text)
+    match = _FIRST_CODE.search(unify_line_breaks(text))  # `^` knows `\n` only; same offsets
     return match.start(1) if match is not None else len(text)
 
 
 def directive_comments(text: str) -> Iterator[tuple[str, str, Span]]:
     """``; @domain PATH`` and friends as (key lower-cased, value, span of the value); only comment
     lines at the top count, before the first form."""
+    text = unify_line_breaks(text)  # `^`/`$` know `\n` only; a lone `\r` ends a line too (same offsets)
     for match in _DIRECTIVE.finditer(text, 0, first_code_offset(text)):
         yield match.group(1).lower(), match.group(2), Span(match.start(2), match.end(2))

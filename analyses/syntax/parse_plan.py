@@ -97,7 +97,8 @@ def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]
     open_token: Token | None = None
     previous_end = 0
     for token in tokens:
-        on_new_line = "\n" in text[previous_end : token.start]
+        between = text[previous_end : token.start]
+        on_new_line = "\n" in between or "\r" in between
         previous_end = token.end
         if open_token is not None and token.kind != RPAR and on_new_line:
             _close(open_token, out, diagnostics)

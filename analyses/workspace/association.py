@@ -22,7 +22,7 @@ from difflib import SequenceMatcher
 from functools import lru_cache
 from typing import Literal
 
-from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
+from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, Directive, ParsedDocument
@@ -154,10 +154,11 @@ class Associator:
             pattern, target = glob
             domain = self._follow(document, target, "domain", "setting", None, diagnostics, written=pattern)
         else:
+            how = "convention"
             domain = self._domain_by_convention(document, diagnostics)
-            return Association(domain, None, tuple(diagnostics), _how_if(domain, "convention"))
-        if domain is not None:
+        if domain is not None and how != "convention":
             diagnostics.extend(_name_mismatch(document, domain))
+        diagnostics.extend(_unusable_partner(document, domain))
         return Association(domain, None, tuple(diagnostics), _how_if(domain, how))
 
     def _glob_domain(self, path: str) -> tuple[str, str] | None:
@@ -235,6 +236,9 @@ class Associator:
                 domain = problem_link.domain
                 domain_how = problem_link.domain_how
 
+        diagnostics.extend(_unusable_partner(document, problem))
+        if problem is None or problem.problem is not None:  # else the problem's own state says it all
+            diagnostics.extend(_unusable_partner(document, domain))
         span = first_line_span(document.text)
         if problem is None and not problem_linked:
             diagnostics.append(make(
@@ -419,6 +423,20 @@ def _broken_message(origin: Origin, expected: str, target: str, written: str | N
                 "Fix the setting.")
     return (f"`@{expected}` points at `{written}`, which {problem}; looked for `{target}`. "
             "The path is relative to this file's folder.")
+
+
+def _unusable_partner(document: ParsedDocument, partner: ParsedDocument | None) -> list[Diagnostic]:
+    """A partner found but too broken to give a model would otherwise leave this file silently
+    "clean": only its syntax can be checked, and the user must hear so."""
+    if partner is None or partner.model is not None or partner.kind not in ("domain", "problem"):
+        return []
+    code = "missing-domain" if partner.kind == "domain" else "missing-problem"
+    shown = _shown(document.path, partner.path)
+    return [make(
+        code,
+        f"The {partner.kind} `{shown}` linked to this file has syntax errors that stop it from being read, "
+        f"so this file is checked for syntax only: fix `{shown}` first (`plansight lint {shown}`).",
+        first_line_span(document.text), severity=Severity.WARNING)]
 
 
 def _why_no_domain(problem: ParsedDocument, link: Association | None) -> str:

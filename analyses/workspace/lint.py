@@ -25,6 +25,7 @@ from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
 from plansight.analyses.syntax.lexical import first_line_span, sniff_header
+from plansight.analyses.syntax.reading import read_text_file
 from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.ltl_links import associate_ltl, link_diagnostics
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
@@ -269,10 +270,8 @@ def _problem_beside(folder: str, stem: str, names: set[str]) -> bool:
     partner = stem + ".pddl"
     if partner not in names:
         return False
-    try:
-        with open(os.path.join(folder, partner), "rb") as handle:
-            head = handle.read(1 << 16).decode("utf-8", errors="replace")
-    except OSError:
+    head = read_text_file(os.path.join(folder, partner), limit=1 << 16).text
+    if head is None:
         return False
     header = sniff_header(head)
     return header is not None and header.kind == "problem"

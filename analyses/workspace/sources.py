@@ -8,14 +8,12 @@ core testable with an in-memory dictionary and lets unsaved edits take part in c
 from __future__ import annotations
 
 import os
-import stat
 import threading
 from typing import Protocol, runtime_checkable
 
-MAX_FILE_BYTES = 50 * 1024 * 1024
-"""Larger files are refused: no real PDDL file comes close, and reading a stray 2 GB log would hang."""
+from plansight.analyses.syntax.reading import MAX_FILE_BYTES, read_text_file
 
-_BINARY_PROBE = 8192
+__all__ = ["MAX_FILE_BYTES", "DiskSource", "ExplainsFailures", "FileSource", "MemorySource"]
 
 
 class FileSource(Protocol):
@@ -42,12 +40,11 @@ class ExplainsFailures(Protocol):
 
 
 class DiskSource:
-    """Reads files from disk as UTF-8, keeping CRLF line endings so positions match the editor's.
-
-    Invalid UTF-8 is replaced rather than refused (a stray Latin-1 comment must not hide the PDDL),
-    a leading byte-order mark is dropped (editors hide it too), and binary or oversized files are
-    refused. With ``memoize=True`` each file is read once; the CLI uses that during one run, where
-    files do not change and a folder's domain is looked up for every problem in it.
+    """Reads files from disk under the one reading policy (``analyses/syntax/reading.py``), keeping
+    CRLF line endings so positions match the editor's: special, binary and oversized files are refused,
+    a BOM is dropped and invalid UTF-8 replaced. With ``memoize=True`` each file is read once; the CLI
+    uses that during one run, where files do not change and a folder's domain is looked up for every
+    problem in it.
     """
 
     def __init__(self, memoize: bool = False) -> None:
@@ -85,44 +82,11 @@ class DiskSource:
     def failure(self, path: str) -> str:
         """Why ``path`` cannot be read, in words for a diagnostic (``no such file``, ``it is a folder``, ...).
         """
-        try:
-            info = os.stat(path)
-        except FileNotFoundError:
-            return "no such file"
-        except PermissionError:
-            return "permission denied"
-        except OSError as error:
-            return error.strerror or type(error).__name__
-        if stat.S_ISDIR(info.st_mode):
-            return "it is a folder"
-        if not stat.S_ISREG(info.st_mode):
-            return "it is not a regular file"
-        if info.st_size > MAX_FILE_BYTES:
-            size, limit = info.st_size / 1024 / 1024, MAX_FILE_BYTES // 1024 // 1024
-            return f"it is {size:.1f} MB; files over {limit} MB are not read"
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(_BINARY_PROBE)
-        except PermissionError:
-            return "permission denied"
-        except OSError as error:
-            return error.strerror or type(error).__name__
-        if b"\0" in head:
-            return "it looks like a binary file"
-        return "it could not be read"
+        return read_text_file(path).failure or "it could not be read"
 
     @staticmethod
     def _read(path: str) -> str | None:
-        try:
-            with open(path, "rb") as handle:
-                if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
-                    return None
-                data = handle.read(MAX_FILE_BYTES + 1)
-        except OSError:  # missing, a folder, permission denied, ...
-            return None
-        if len(data) > MAX_FILE_BYTES or b"\0" in data[:_BINARY_PROBE]:
-            return None
-        return data.decode("utf-8-sig", errors="replace")
+        return read_text_file(path).text
 
     @staticmethod
     def _list_dir(directory: str) -> list[str]:
