@@ -1,22 +1,17 @@
 """Plan recovery (Armony et al. 2025): keep the correct prefix (pi_corr), Fast Downward plans the rest.
 
 Fast Downward ships in the `up-fast-downward` wheel (its driver script and the compiled search
-binary); we run its driver as a subprocess on PDDL text printed by `printer.py` into a temporary
-folder, with the time and memory budget on its command line and a wall-clock guard of our own. The
-subprocess runs in its own process group so a cancel (a `threading.Event`) or an overrun kills the
-translator and the search together. Nothing here blocks an event loop: callers in the server run
-these functions in a worker thread.
+binary, located by `fast_downward.py`); we run its driver as a subprocess on PDDL text printed by
+`printer.py` into a temporary folder, with the time and memory budget on its command line and a
+wall-clock guard of our own (`budgeted_process.py`, which kills the translator and the search
+together on a cancel, a `threading.Event`, or an overrun). Nothing here blocks an event loop:
+callers in the server run these functions in a worker thread.
 """
 
 from __future__ import annotations
 
-import contextlib
 import dataclasses
 import logging
-import os
-import signal
-import subprocess
-import sys
 import tempfile
 import threading
 import time
@@ -27,6 +22,8 @@ from typing import Any, Literal
 
 from plansight.analyses.model.pddl import Atom, Domain, Problem, name
 from plansight.analyses.model.printer import print_domain, print_problem
+from plansight.analyses.plans import fast_downward
+from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
 from plansight.analyses.semantics.state import State
@@ -43,10 +40,6 @@ PlannerStatus = Literal[
     "solved", "unsolvable", "timeout", "out-of-memory", "unsupported", "error", "cancelled"
 ]
 
-_UNSOLVABLE = {10, 11}
-_TIMEOUT = {21, 23, 24, 232, -24}  # 232 = -SIGXCPU: a component hit the CPU-time limit
-_MEMORY = {20, 22}
-_UNSUPPORTED = {34, 37}
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,52 +68,7 @@ class PlannerResult:
 
 def fast_downward_driver() -> Path | None:
     """The driver script inside the installed up-fast-downward wheel, or None when it is missing."""
-    try:
-        import up_fast_downward
-    except ImportError:
-        return None
-    driver = Path(up_fast_downward.__file__).parent / "downward" / "fast-downward.py"
-    return driver if driver.is_file() else None
-
-
-def _kill_group(process: subprocess.Popen[bytes]) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(process.pid, signal.SIGKILL)
-    process.wait()
-
-
-def _run(
-    command: list[str], cwd: str, wall_limit: float, cancel: threading.Event | None
-) -> tuple[int | None, str, bool]:
-    """Run until done, past `wall_limit`, or cancelled; returns (exit code, output tail, cancelled)."""
-    log_path = os.path.join(cwd, "planner.log")
-    with open(log_path, "wb") as output:
-        process = subprocess.Popen(
-            command,
-            cwd=cwd,
-            stdout=output,
-            stderr=subprocess.STDOUT,
-            stdin=subprocess.DEVNULL,
-            start_new_session=True,
-        )
-        deadline = time.monotonic() + wall_limit
-        code: int | None = None
-        cancelled = False
-        while True:
-            try:
-                code = process.wait(timeout=0.05)
-                break
-            except subprocess.TimeoutExpired:
-                pass
-            if cancel is not None and cancel.is_set():
-                cancelled = True
-                _kill_group(process)
-                break
-            if time.monotonic() > deadline:
-                _kill_group(process)
-                break
-    tail = Path(log_path).read_text(errors="replace")[-2000:]
-    return code, tail, cancelled
+    return fast_downward.driver()
 
 
 def _read_plan(path: Path) -> tuple[Action, ...]:
@@ -134,6 +82,12 @@ def _read_plan(path: Path) -> tuple[Action, ...]:
     return tuple(actions)
 
 
+_STATUS: dict[fast_downward.ExitMeaning, PlannerStatus] = {
+    "unsolvable": "unsolvable", "timeout": "timeout", "out-of-memory": "out-of-memory",
+    "unsupported": "unsupported",
+}
+
+
 def solve_text(
     domain_text: str,
     problem_text: str,
@@ -142,54 +96,40 @@ def solve_text(
     search: str = OPTIMAL_SEARCH,
 ) -> PlannerResult:
     """Run Fast Downward on PDDL text; falls back to a greedy search when LM-cut cannot handle it."""
-    driver = fast_downward_driver()
+    driver = fast_downward.driver()
     planner = f"fast-downward {search}"
     started = time.monotonic()
     if driver is None:
         return PlannerResult(
-            "error", None, planner, "Fast Downward is not installed (pip install up-fast-downward)", 0.0
+            "error", None, planner, f"Fast Downward is not installed ({fast_downward.INSTALL_HINT})", 0.0
         )
     with tempfile.TemporaryDirectory(prefix="plansight-fd-") as work:
         Path(work, "domain.pddl").write_text(domain_text)
         Path(work, "problem.pddl").write_text(problem_text)
-        seconds = max(1, int(budget.time_limit_s))
-        command = [
-            sys.executable,
-            str(driver),
-            "--plan-file",
-            "plan",
-            "--overall-time-limit",
-            f"{seconds}s",
-            "--overall-memory-limit",
-            f"{budget.memory_limit_mb}M",
-            "domain.pddl",
-            "problem.pddl",
-            "--search",
-            search,
-        ]
-        code, tail, cancelled = _run(command, work, budget.time_limit_s + 5.0, cancel)
+        limits = (budget.time_limit_s, budget.memory_limit_mb)
+        command = fast_downward.command(driver, ("--search", search), *limits)
+        run = run_budgeted(command, work, budget.time_limit_s + 5.0, cancel)
+        code = run.exit_code
         elapsed = time.monotonic() - started
-        if cancelled:
+        if run.cancelled:
             return PlannerResult("cancelled", None, planner, "cancelled", elapsed)
         plan_file = Path(work, "plan")
-        if code in (0, 1, 2, 3) and plan_file.is_file():
+        meaning = fast_downward.meaning(code) if code is not None else "timeout"
+        if meaning == "plan" and plan_file.is_file():
             return PlannerResult("solved", _read_plan(plan_file), planner, "plan found", elapsed)
-        if code in _UNSUPPORTED and search == OPTIMAL_SEARCH:
+        if meaning == "unsupported" and search == OPTIMAL_SEARCH:
             remaining = Budget(max(1.0, budget.time_limit_s - elapsed), budget.memory_limit_mb)
             return solve_text(domain_text, problem_text, remaining, cancel, FALLBACK_SEARCH)
-        if code is None:
-            return PlannerResult(
-                "timeout", None, planner, f"no plan within {budget.time_limit_s:g} s", elapsed
-            )
-        if code in _UNSOLVABLE:
+        status = _STATUS.get(meaning, "error")
+        if status == "unsolvable":
             return PlannerResult(
                 "unsolvable", None, planner, "the goal cannot be reached from this state", elapsed
             )
-        if code in _TIMEOUT:
+        if status == "timeout":
             return PlannerResult(
                 "timeout", None, planner, f"no plan within {budget.time_limit_s:g} s", elapsed
             )
-        if code in _MEMORY:
+        if status == "out-of-memory":
             return PlannerResult(
                 "out-of-memory",
                 None,
@@ -197,11 +137,11 @@ def solve_text(
                 f"the planner needed more than {budget.memory_limit_mb} MB",
                 elapsed,
             )
-        if code in _UNSUPPORTED:
+        if status == "unsupported":
             return PlannerResult(
                 "unsupported", None, planner, "Fast Downward does not support this task", elapsed
             )
-        last = [line for line in tail.splitlines() if line.strip()][-3:]
+        last = [line for line in run.output.splitlines() if line.strip()][-3:]
         return PlannerResult(
             "error", None, planner, f"Fast Downward failed (exit {code}): " + " | ".join(last), elapsed
         )
