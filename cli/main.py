@@ -22,6 +22,7 @@ from plansight.lint_command import add_lint_parser
 from plansight.ltl_command import add_ltl_parser
 from plansight.model_command import add_model_parser
 from plansight.plan_command import add_plan_parser
+from plansight.solve_command import add_solve_parser
 from plansight.truth_command import add_truth_parser
 
 
@@ -54,6 +55,7 @@ def build_parser() -> argparse.ArgumentParser:
     add_truth_parser(sub)
     add_iou_parser(sub)
     add_model_parser(sub)
+    add_solve_parser(sub)
     return parser
 
 
@@ -120,6 +122,10 @@ def _dispatch(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
         from plansight.model_command import run_model
 
         return run_model(args)
+    if args.command == "solve":
+        from plansight.solve_command import run_solve
+
+        return run_solve(args)
     if args.command == "serve":
         from plansight.server_command import run_serve
 
