@@ -40,6 +40,7 @@ from plansight.server.rename_feature import RenameFeature
 from plansight.server.semantic_tokens_feature import SemanticTokensFeature
 from plansight.server.settings import SECTION, Settings, read_settings, section_of
 from plansight.server.signature_feature import SignatureFeature
+from plansight.server.solve_feature import SolveFeature
 from plansight.server.symbols_feature import SymbolsFeature
 from plansight.server.transport import FramedTransportServer
 from plansight.server.views_feature import ViewsFeature
@@ -56,6 +57,7 @@ FEATURE_ORDER: tuple[type[ServerFeature], ...] = (
     HoverFeature,  # after PlanFeature and before LtlFeature: it answers on any name of a PDDL file
     NavigationFeature,
     EquivalenceFeature,
+    SolveFeature,
     CompletionFeature,
     SignatureFeature,
     RenameFeature,

@@ -122,6 +122,24 @@ class ViewResult(TypedDict):
     html: str
 
 
+class SolveProblemResult(TypedDict):
+    """The planner's outcome for the problem (``status``: ``solved``, ``unsolvable``, ``budget-exceeded``,
+    ``planner-error``, ``cancelled``, or ``skipped`` when the problem or its domain cannot be read), the
+    plan as the planner wrote it, and what plansight's simulator says of it (``valid``, ``verdict``)."""
+
+    status: str
+    message: str
+    planner: str
+    plan: str | None
+    output: str
+    seconds: float
+    exit_code: int | None
+    valid: bool | None
+    verdict: str | None
+    problem: str
+    domain: str | None
+
+
 class CheckEquivalenceResult(TypedDict, total=False):
     """A verdict against the reference problem, or only a ``message`` saying why there is none."""
 
@@ -218,6 +236,8 @@ STATE_AT_STEP = ServerCall("stateAtStep", "plansight.server.stateAtStep", "comma
                            StepArguments, StateAtStepResult, nullable=True)
 REPAIR_PLAN = ServerCall("repairPlan", "plansight.server.repairPlan", "command",
                          UriArguments, RepairPlanResult)
+SOLVE_PROBLEM = ServerCall("solveProblem", "plansight.server.solveProblem", "command",
+                           UriArguments, SolveProblemResult)
 CHECK_EQUIVALENCE = ServerCall("checkEquivalence", "plansight.server.checkEquivalence", "command",
                                UriArguments, CheckEquivalenceResult)
 GRADE_FOLDER = ServerCall("gradeFolder", "plansight.server.gradeFolder", "command",
@@ -229,8 +249,9 @@ MODEL_VIEW = ServerCall("modelView", "plansight.server.modelView", "command", Ur
 ASSOCIATION = ServerCall("association", "plansight/association", "request",
                          UriArguments, AssociationResult)
 
-SERVER_CALLS: tuple[ServerCall, ...] = (SIMULATE_PLAN, STATE_AT_STEP, REPAIR_PLAN, CHECK_EQUIVALENCE,
-                                        GRADE_FOLDER, LTL_REPORT, PLAN_VIEW, MODEL_VIEW, ASSOCIATION)
+SERVER_CALLS: tuple[ServerCall, ...] = (SIMULATE_PLAN, STATE_AT_STEP, REPAIR_PLAN, SOLVE_PROBLEM,
+                                        CHECK_EQUIVALENCE, GRADE_FOLDER, LTL_REPORT, PLAN_VIEW, MODEL_VIEW,
+                                        ASSOCIATION)
 """Every command and custom request, in the order the generated client file lists them."""
 
 COMMAND_IDS: frozenset[str] = frozenset(call.id for call in SERVER_CALLS if call.kind == "command")

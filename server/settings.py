@@ -58,6 +58,15 @@ class ReferencePlanGlob:
     reference_plan: str
 
 
+@dataclass(frozen=True, slots=True)
+class PlannerCommand:
+    """A planner of the user's: ``command`` is a template with ``{domain}``, ``{problem}`` and ``{plan}``
+    placeholders (docs/cli.md, ``plansight solve``); ``name`` is what ``planner.configuration`` calls it."""
+
+    name: str
+    command: str
+
+
 def _no_overrides() -> Mapping[str, str]:
     # a plain dict, typed read-only: dataclasses.asdict and copy cannot handle a MappingProxyType
     return {}
@@ -76,6 +85,9 @@ class Settings:
     reference_plan_globs: tuple[ReferencePlanGlob, ...] = ()
     planner_time_limit_s: float = 30.0
     planner_memory_limit_mb: int = 2048
+    planner_configuration: str = "lama-first"
+    """a Fast Downward configuration (``lama-first``, ``seq-opt-lmcut``) or a ``planner_commands`` name"""
+    planner_commands: tuple[PlannerCommand, ...] = ()
     similarity_version: str = "v1"
     inlay_plan_effects: bool = True
     inlay_aqm_labels: bool = True
@@ -208,6 +220,25 @@ class Choice:
 
 
 @dataclass(frozen=True, slots=True)
+class Text:
+    """A non-empty string, kept as written apart from surrounding blanks."""
+
+    def check(self, key: str, value: object, default: object) -> Checked:
+        """The stripped string, else a complaint naming the default used instead."""
+        if isinstance(value, str) and value.strip():
+            return value.strip(), []
+        return _MISSING, [_complaint(key, value, "a non-empty string", f"using {default!r}")]
+
+    def schema(self) -> dict[str, Any]:
+        """The JSON schema of the setting, for the extension's manifest."""
+        return {"type": "string"}
+
+    def json(self, value: Any) -> object:
+        """The value as the manifest writes it."""
+        return value
+
+
+@dataclass(frozen=True, slots=True)
 class Records:
     """A list of objects of non-empty strings, one per ``record`` (a dataclass); ``names`` are the JSON
     names of the record's fields, in order. A bad entry is dropped on its own."""
@@ -277,7 +308,7 @@ class SeverityMap:
         return dict(value)
 
 
-Rule = Number | Flag | Choice | Records | SeverityMap
+Rule = Number | Flag | Choice | Text | Records | SeverityMap
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,6 +339,8 @@ KEYS: tuple[Key, ...] = (
     Key("referencePlanGlobs", "reference_plan_globs", Records(ReferencePlanGlob, ("glob", "referencePlan"))),
     Key("planner.timeLimitSeconds", "planner_time_limit_s", Number("seconds", maximum=3600, above=0)),
     Key("planner.memoryLimitMB", "planner_memory_limit_mb", Number("megabytes", True, minimum=64)),
+    Key("planner.configuration", "planner_configuration", Text()),
+    Key("planner.commands", "planner_commands", Records(PlannerCommand, ("name", "command"))),
     Key("planMetrics.similarity", "similarity_version", Choice(SIMILARITY_VERSIONS)),
     Key("inlayHints.planEffects", "inlay_plan_effects", Flag()),
     Key("inlayHints.aqmLabels", "inlay_aqm_labels", Flag()),

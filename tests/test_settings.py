@@ -32,6 +32,7 @@ from plansight.analyses.diagnostics.severity_overrides import apply_severity_ove
 from plansight.analyses.diagnostics.spans import Span
 from plansight.server.settings import (
     KEYS,
+    PlannerCommand,
     ReferenceGlob,
     ReferencePlanGlob,
     Settings,
@@ -49,6 +50,9 @@ VALID_AND_INVALID: list[tuple[str, object, str, object, object]] = [
      "reference_plan_globs", (ReferencePlanGlob("p/*.plan", "gold/{stem}.plan"),), "gold/{stem}.plan"),
     ("planner.timeLimitSeconds", 2.5, "planner_time_limit_s", 2.5, 0),
     ("planner.memoryLimitMB", 512, "planner_memory_limit_mb", 512, 10),
+    ("planner.configuration", " seq-opt-lmcut ", "planner_configuration", "seq-opt-lmcut", ""),
+    ("planner.commands", [{"name": "ff", "command": "ff -o {domain} -f {problem}"}],
+     "planner_commands", (PlannerCommand("ff", "ff -o {domain} -f {problem}"),), [{"name": "ff"}]),
     ("planMetrics.similarity", "v2", "similarity_version", "v2", "v3"),
     ("inlayHints.planEffects", False, "inlay_plan_effects", False, "no"),
     ("inlayHints.aqmLabels", False, "inlay_aqm_labels", False, 0),

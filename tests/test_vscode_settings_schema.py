@@ -129,4 +129,4 @@ def test_client_only_settings_are_read_from_the_extension_source() -> None:
     source = 'export const CLIENT_ONLY_SETTINGS: ReadonlySet<string> = new Set([\n  "a",\n  "b.c",\n]);'
     assert sync.client_only_settings(source) == ["plansight.a", "plansight.b.c"]
     assert set(sync.client_only_settings()) == {"plansight.interpreter", "plansight.serverPath",
-                                                "plansight.trace.server"}
+                                                "plansight.trace.server", "plansight.planner.whenPlanExists"}

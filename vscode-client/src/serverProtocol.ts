@@ -15,6 +15,7 @@ export const SERVER_COMMAND_IDS = {
   simulatePlan: "plansight.server.simulatePlan",
   stateAtStep: "plansight.server.stateAtStep",
   repairPlan: "plansight.server.repairPlan",
+  solveProblem: "plansight.server.solveProblem",
   checkEquivalence: "plansight.server.checkEquivalence",
   gradeFolder: "plansight.server.gradeFolder",
   ltlReport: "plansight.server.ltlReport",
@@ -32,6 +33,7 @@ export interface ServerArguments {
   simulatePlan: UriArguments;
   stateAtStep: StepArguments;
   repairPlan: UriArguments;
+  solveProblem: UriArguments;
   checkEquivalence: UriArguments;
   gradeFolder: GradeArguments;
   ltlReport: UriArguments;
@@ -45,6 +47,7 @@ export interface ServerResults {
   simulatePlan: SimulatePlanResult;
   stateAtStep: StateAtStepResult | null;
   repairPlan: RepairPlanResult;
+  solveProblem: SolveProblemResult;
   checkEquivalence: CheckEquivalenceResult;
   gradeFolder: GradeFolderResult;
   ltlReport: LtlReportResult | null;
@@ -119,6 +122,25 @@ export interface RepairPlanResult {
   planner?: string;
   prefix_rule?: string;
   seconds?: number;
+}
+
+/**
+ * The planner's outcome for the problem (`status`: `solved`, `unsolvable`, `budget-exceeded`,
+ * `planner-error`, `cancelled`, or `skipped` when the problem or its domain cannot be read), the plan
+ * as the planner wrote it, and what plansight's simulator says of it (`valid`, `verdict`).
+ */
+export interface SolveProblemResult {
+  status: string;
+  message: string;
+  planner: string;
+  plan: string | null;
+  output: string;
+  seconds: number;
+  exit_code: number | null;
+  valid: boolean | null;
+  verdict: string | null;
+  problem: string;
+  domain: string | null;
 }
 
 /**

@@ -22,6 +22,7 @@ export const CLIENT_ONLY_SETTINGS: ReadonlySet<string> = new Set([
   "interpreter",
   "serverPath",
   "trace.server",
+  "planner.whenPlanExists",
 ]);
 
 /** A JSON value, as VS Code's configuration API returns them. */
