@@ -21,6 +21,12 @@ from plansight.analyses.checks.requirements import KNOWN
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.cursor_context import CursorContext, cursor_context
 from plansight.analyses.editing.describe import function_signature
+from plansight.analyses.editing.skeleton_snippets import (
+    Skeleton,
+    domain_section_skeletons,
+    file_skeletons,
+    predicate_skeleton,
+)
 from plansight.analyses.model.pddl import (
     Action,
     Domain,
@@ -61,6 +67,8 @@ APPLICABLE_DETAIL = "applicable here"
 """The detail of a plan-step item whose action the state before the cursor allows."""
 TIME_KEYWORDS = frozenset({"at start", "at end", "over all"})
 ACTION_HEADS = frozenset({":action", ":durative-action", ":process", ":event"})
+_DEFINE = re.compile(r"\(\s*define\b", re.IGNORECASE)
+_TYPING = re.compile(r":typing\b", re.IGNORECASE)
 _ACTION_SECTION = re.compile(r":(?:effect|precondition|condition|duration|parameters|observe)\b",
                              re.IGNORECASE)
 
@@ -80,7 +88,7 @@ def complete(context: DocumentContext,
     """The completion items at the cursor, decided from the raw text around it so that half-typed forms still
     get suggestions.
     """
-    if context.kind not in ("domain", "problem", "plan"):
+    if context.kind not in ("domain", "problem", "plan", "unknown"):
         return []
     cursor = cursor_context(context.text, context.mapper.offset(params.position))
     domain = context.domain.domain if context.domain is not None else None
@@ -108,7 +116,8 @@ class Completer:
         self._range = context.mapper.range(cursor.prefix_span)
 
     def add(self, label: str, kind: types.CompletionItemKind, detail: str | None = None,
-            snippet: str | None = None, documentation: str | None = None, rank: int = 0) -> None:
+            snippet: str | None = None, documentation: str | None = None, rank: int = 0,
+            filter_text: str | None = None) -> None:
         """Add one item replacing the word being typed; ``rank`` sorts groups, insertion order sorts within a
         group.
         """
@@ -119,7 +128,12 @@ class Completer:
             if documentation else None,
             text_edit=types.TextEdit(range=self._range, new_text=new_text),
             insert_text_format=types.InsertTextFormat.Snippet if snippet is not None else None,
-            filter_text=label, sort_text=f"{rank}{len(self.items):05d}"))
+            filter_text=filter_text or label, sort_text=f"{rank}{len(self.items):05d}"))
+
+    def skeleton(self, skeleton: Skeleton, rank: int = 0, filter_text: str | None = None) -> None:
+        """A snippet to start a file, a section or a declaration from."""
+        self.add(skeleton.label, types.CompletionItemKind.Snippet, detail=skeleton.detail,
+                 snippet=skeleton.body, rank=rank, filter_text=filter_text)
 
     # --- plans ----------------------------------------------------------------------------------
 
@@ -170,11 +184,21 @@ class Completer:
         """
         cursor, heads = self.cursor, self.cursor.heads
         kind = self.context.kind
+        if self._starting_a_file():
+            self._file_skeletons()
+            return
         if not heads:
             return
         if cursor.at_head and len(heads) == 2 and heads[0] == "define":
             for keyword in DOMAIN_SECTIONS if kind == "domain" else PROBLEM_SECTIONS:
                 self.add(keyword, types.CompletionItemKind.Keyword, rank=0)
+            if kind == "domain":
+                for skeleton in domain_section_skeletons(self.context.settings.format_indent, self._closed()):
+                    self.skeleton(skeleton, rank=1)
+            return
+        if kind == "domain" and cursor.at_head and heads[:2] == ("define", ":predicates") and len(heads) == 3:
+            typed = _TYPING.search(self.context.text) is not None
+            self.skeleton(predicate_skeleton(typed, self._closed()))
             return
         innermost = heads[-1]
         if innermost == ":requirements" and not cursor.at_head:
@@ -195,6 +219,27 @@ class Completer:
             return
         if cursor.prefix.startswith("?") or (self.vocab is not None and self._in_formula()):
             self._formula()
+
+    def _starting_a_file(self) -> bool:
+        """At the top level of a ``.pddl`` file that has no ``(define`` yet, outside a comment (also right
+        after a lone ``(``, typing its head)."""
+        cursor, text = self.cursor, self.context.text
+        line_start = text.rfind("\n", 0, cursor.offset) + 1
+        if ";" in text[line_start:cursor.offset] or _DEFINE.search(text) is not None:
+            return False
+        return not cursor.forms or (len(cursor.forms) == 1 and cursor.at_head)
+
+    def _closed(self) -> bool:
+        """Whether the ``)`` of the form being started is already written (an editor closed the bracket)."""
+        return self.context.text.startswith(")", self.cursor.offset)
+
+    def _file_skeletons(self) -> None:
+        bare = not self.cursor.forms
+        domain = self.context.domain.domain if self.context.domain is not None else None
+        name = domain.name.text if domain is not None and self.context.kind == "problem" else None
+        for skeleton in file_skeletons(self.context.path, self.context.settings.format_indent, bare,
+                                       False if bare else self._closed(), name):
+            self.skeleton(skeleton, filter_text=f"define {skeleton.label}")
 
     def _in_formula(self) -> bool:
         heads = self.cursor.heads

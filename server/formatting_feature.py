@@ -1,4 +1,5 @@
-"""``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edit.
+"""``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edit; and
+``onTypeFormatting`` on Enter: the new line indented to the same layout (``line_indent.py``).
 
 The layout is the core's (``analyses/editing/formatter.py``), the same ``plansight format`` prints. The
 answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
@@ -22,6 +23,7 @@ from plansight.analyses.editing.formatter import (
     refusal,
     whole_document_edit,
 )
+from plansight.analyses.editing.line_indent import new_line_edit
 from plansight.server.caches import version_of
 from plansight.server.context import DocumentContext, in_context
 from plansight.server.feature_contract import ServerFeature
@@ -35,7 +37,8 @@ logger = logging.getLogger(__name__)
 class FormattingFeature(ServerFeature):
     """Whole-document and range formatting with the core's formatter."""
 
-    methods = (types.TEXT_DOCUMENT_FORMATTING, types.TEXT_DOCUMENT_RANGE_FORMATTING)
+    methods = (types.TEXT_DOCUMENT_FORMATTING, types.TEXT_DOCUMENT_RANGE_FORMATTING,
+               types.TEXT_DOCUMENT_ON_TYPE_FORMATTING)
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
@@ -53,6 +56,15 @@ class FormattingFeature(ServerFeature):
                 params: types.DocumentRangeFormattingParams) -> list[types.TextEdit] | None:
             return await in_context(server, params.text_document.uri,
                                     lambda context: range_edits(context, params.range))
+
+        @server.feature(types.TEXT_DOCUMENT_ON_TYPE_FORMATTING,
+                        types.DocumentOnTypeFormattingOptions(first_trigger_character="\n"))
+        async def on_type_formatting(
+                params: types.DocumentOnTypeFormattingParams) -> list[types.TextEdit] | None:
+            if params.ch != "\n":
+                return None
+            return await in_context(server, params.text_document.uri,
+                                    lambda context: new_line_edits(context, params.position))
 
 
 def _settings(context: DocumentContext) -> tuple[int, int]:
@@ -85,6 +97,19 @@ def range_edits(context: DocumentContext, range_: types.Range) -> list[types.Tex
     indent, width = _settings(context)
     edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan")
     return _lsp_edits(context, edit)
+
+
+def new_line_edits(context: DocumentContext, position: types.Position) -> list[types.TextEdit]:
+    """The indentation of the line the cursor is on after Enter (``line_indent.py``); works on files with
+    syntax errors too, since only the parentheses before the line are read."""
+    if context.kind not in ("domain", "problem", "plan", "unknown"):
+        return []
+    line_start = context.mapper.offset(types.Position(line=position.line, character=0))
+    edit = new_line_edit(context.text, line_start, context.settings.format_indent, context.kind == "plan")
+    if edit is None:
+        return []
+    span, new_text = edit
+    return [types.TextEdit(range=context.mapper.range(span), new_text=new_text)]
 
 
 def _lsp_edits(context: DocumentContext, edit: TextEdit | None) -> list[types.TextEdit]:
