@@ -134,6 +134,9 @@ class SolveFeature(ServerFeature):
         cancel = self._jobs[context.uri] = threading.Event()
         try:
             outcome = await self._run(context, choice, cancel)
+        except asyncio.CancelledError:  # the client cancelled the request: stop the planner with it
+            cancel.set()
+            raise
         finally:
             if self._jobs.get(context.uri) is cancel:
                 del self._jobs[context.uri]

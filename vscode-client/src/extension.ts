@@ -6,13 +6,15 @@
  * comes from the server; this file only wires the pieces: the client's lifecycle
  * (`serverController.ts`), how the server is found (`serverLaunch.ts`, `pythonExtension.ts`), its
  * settings (`serverSettings.ts`), the status-bar item (`statusBar.ts`), the link commands
- * (`linkCommand.ts`) and the commands that run the server's analyses (`commands.ts`).
+ * (`linkCommand.ts`), the commands that run the server's analyses (`commands.ts`) and the planner
+ * (`planCommand.ts`).
  */
 import * as vscode from "vscode";
 
 import { type AssociationResult, requestAssociation } from "./association";
 import { FILE_ACTIONS_COMMAND, registerCommands } from "./commands";
 import { linkToPartner, SET_DOMAIN_COMMAND, SET_REFERENCE_COMMAND } from "./linkCommand";
+import { registerPlanCommand, routedOutput } from "./planCommand";
 import { onDidChangeInterpreter } from "./pythonExtension";
 import { ServerController } from "./serverController";
 import { describeLocally, type FileDescriber, FileStatusItem } from "./statusBar";
@@ -22,7 +24,9 @@ let controller: ServerController | undefined;
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   // One channel for the client's own messages, the server's stderr log and the protocol trace.
   const output = vscode.window.createOutputChannel("plansight");
-  controller = new ServerController(context.extensionPath, output);
+  // The planner's output (streamed by the server as marked log lines) gets a channel of its own.
+  const planner = vscode.window.createOutputChannel("plansight planner");
+  controller = new ServerController(context.extensionPath, routedOutput(output, planner));
   const server = controller;
 
   // The kind is decided locally (instant, and right while the server starts); the association
@@ -38,6 +42,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
   const status = new FileStatusItem(describe, FILE_ACTIONS_COMMAND);
   context.subscriptions.push(
     output,
+    planner,
     server,
     status,
     vscode.commands.registerCommand("plansight.restartServer", () => server.restart()),
@@ -45,6 +50,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.commands.registerCommand(SET_DOMAIN_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource, "partner")),
     vscode.commands.registerCommand(SET_REFERENCE_COMMAND, (resource?: vscode.Uri) => linkToPartner(resource, "reference")),
     ...registerCommands(context, server),
+    ...registerPlanCommand(server, planner),
     // New diagnostics mean a new analysis, and maybe a new partner (a directive typed, a domain saved).
     vscode.languages.onDidChangeDiagnostics((event) => {
       const active = vscode.window.activeTextEditor?.document.uri.toString();

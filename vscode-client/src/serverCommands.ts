@@ -28,6 +28,7 @@ export interface ServerCommand {
 export const SERVER_COMMANDS = {
   simulatePlan: { id: SERVER_COMMAND_IDS.simulatePlan, feature: "plan validation", progress: "Validating the plan" },
   repairPlan: { id: SERVER_COMMAND_IDS.repairPlan, feature: "plan repair", progress: "Repairing the plan" },
+  solveProblem: { id: SERVER_COMMAND_IDS.solveProblem, feature: "planning", progress: "Planning" },
   checkEquivalence: {
     id: SERVER_COMMAND_IDS.checkEquivalence,
     feature: "equivalence checking",
@@ -129,6 +130,7 @@ const CLIENT_COMMAND_FOR: Readonly<Record<string, string>> = {
   [SERVER_COMMANDS.checkEquivalence.id]: "plansight.checkEquivalence",
   [SERVER_COMMANDS.planView.id]: "plansight.showPlanView",
   [SERVER_COMMANDS.modelView.id]: "plansight.showModelView",
+  [SERVER_COMMANDS.solveProblem.id]: "plansight.planProblem",
 };
 
 export function clientCommandFor(serverCommand: string): string | undefined {
