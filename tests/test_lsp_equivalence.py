@@ -54,9 +54,11 @@ async def lens_titles(client: RecordingClient, uri: str) -> list[str]:
     found = await client.text_document_code_lens_async(
         types.CodeLensParams(text_document=types.TextDocumentIdentifier(uri=uri))
     )
-    # the verdict's lens; the *Show model view* lenses on (:objects and (:init are test_lsp_views.py's
+    # the verdict's lens only: the *Show model view* lenses on (:objects and (:init are test_lsp_views.py's,
+    # *Plan this problem* on (:goal is test_lsp_solve.py's
+    others = {"plansight.server.modelView", "plansight.server.solveProblem"}
     return [lens.command.title for lens in found or []
-            if lens.command is not None and lens.command.command != "plansight.server.modelView"]
+            if lens.command is not None and lens.command.command not in others]
 
 
 async def test_lens_and_diagnostic_appear_and_follow_an_edit(client: RecordingClient, project: Path) -> None:
