@@ -10,6 +10,7 @@ plan step only the objects and constants of the right type.
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
@@ -235,11 +236,21 @@ class Completer:
 
     def _file_skeletons(self) -> None:
         bare = not self.cursor.forms
-        domain = self.context.domain.domain if self.context.domain is not None else None
-        name = domain.name.text if domain is not None and self.context.kind == "problem" else None
         for skeleton in file_skeletons(self.context.path, self.context.settings.format_indent, bare,
-                                       False if bare else self._closed(), name):
+                                       False if bare else self._closed(), self._neighbour_domain()):
             self.skeleton(skeleton, filter_text=f"define {skeleton.label}")
+
+    def _neighbour_domain(self) -> str | None:
+        """The name of the domain a new problem here would most likely use: the linked one, else the
+        ``domain.pddl`` beside the file (as an unsaved buffer when it is open)."""
+        linked = self.context.domain.domain if self.context.domain is not None else None
+        if linked is not None and self.context.kind == "problem":
+            return linked.name.text
+        if not os.path.isabs(self.context.path):
+            return None
+        beside = self.context.read_partner(os.path.join(os.path.dirname(self.context.path), "domain.pddl"))
+        model = beside.domain if beside is not None else None
+        return model.name.text if model is not None and model.name.text else None
 
     def _in_formula(self) -> bool:
         heads = self.cursor.heads

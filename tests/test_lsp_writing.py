@@ -90,6 +90,13 @@ async def test_an_empty_file_offers_a_domain_and_a_problem_skeleton(client: Lang
     assert all(item.kind == types.CompletionItemKind.Snippet for item in items)
 
 
+async def test_the_problem_skeleton_names_the_domain_beside_it(client: LanguageClient, project: Path) -> None:
+    (project / "domain.pddl").write_text("(define (domain blocksworld) (:predicates (clear ?x)))\n")
+    text, items = await complete(client, project / "p02.pddl", "|")
+    problem = expand(text, by_label(items)["problem"])
+    assert problem.startswith("(define (problem p02)\n  (:domain blocksworld)\n")
+
+
 async def test_after_comments_and_a_typed_bracket_the_skeleton_fits_in(client: LanguageClient,
                                                                         project: Path) -> None:
     text, items = await complete(client, project / "p.pddl", "; my first problem\n(def|)")
