@@ -20,6 +20,8 @@ import asyncio
 import inspect
 import json
 import logging
+from collections.abc import Callable
+from contextvars import ContextVar
 from typing import Any
 
 from cattrs import transform_error
@@ -50,8 +52,12 @@ except ImportError:  # optional: the standard encoder is the fall-back
 # ``_serialize_message(data)``, and reports failures through ``_server._report_server_error(error, source)``.
 # Incoming messages go through ``structure_message(data)`` (raising ``JsonRpcInvalidParams`` from a cattrs
 # ``ClassValidationError``), ``get_message_type(method)`` (``None`` for an unknown method) and
-# ``handle_message``, which we extend using the private ``_shutdown`` flag and ``json_rpc.RPCRequest``.
+# ``handle_message``, which we extend using the private ``_shutdown`` flag and ``json_rpc.RPCRequest``; a
+# command's coroutine is started within ``handle_message`` (so it sees :data:`CURRENT_REQUEST`).
 logger = logging.getLogger(__name__)
+
+CURRENT_REQUEST: ContextVar[MessageId | None] = ContextVar("plansight_current_request", default=None)
+"""The id of the request whose handler is running (``None`` outside a request handler)."""
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
 
 
@@ -106,12 +112,46 @@ class FastJsonProtocol(DocumentSyncProtocol):
                     code=INVALID_PARAMS, message=f"unreadable response: {_why(error)}"))
 
     def handle_message(self, message: Any) -> None:
-        """pygls's dispatch, except that a request after ``shutdown`` is answered instead of dropped."""
+        """pygls's dispatch, except that a request after ``shutdown`` is answered instead of dropped, and
+        that a ``$/cancelRequest`` also reaches the listeners of :meth:`on_cancel`."""
         # pygls drops requests after ``shutdown`` without a word; the specification wants InvalidRequest
         if self._shutdown and isinstance(message, RPCRequest) and message.method != types.EXIT:
             self.send_error(message.id, INVALID_REQUEST, f"Invalid Request: {message.method} after shutdown")
             return
-        super().handle_message(message)
+        if getattr(message, "method", None) == types.CANCEL_REQUEST:
+            for listener in self._cancel_listeners().pop(getattr(message.params, "id", None), []):
+                listener()
+        token = CURRENT_REQUEST.set(message.id if isinstance(message, RPCRequest) else None)
+        try:
+            super().handle_message(message)
+        finally:
+            CURRENT_REQUEST.reset(token)
+
+    def _cancel_listeners(self) -> dict[MessageId | None, list[Callable[[], None]]]:
+        listeners: dict[MessageId | None, list[Callable[[], None]]] | None = getattr(self, "_on_cancel", None)
+        if listeners is None:
+            listeners = {}
+            self._on_cancel = listeners
+        return listeners
+
+    def on_cancel(self, request_id: MessageId | None, listener: Callable[[], None]) -> Callable[[], None]:
+        """Call ``listener`` when the client cancels request ``request_id``; returns what forgets it.
+
+        pygls cancels only a request's own future on ``$/cancelRequest``; a command's coroutine runs in a
+        task of its own that the cancel never reaches, so a long command (running a planner) listens here.
+        """
+        if request_id is None:
+            return lambda: None
+        listeners = self._cancel_listeners().setdefault(request_id, [])
+        listeners.append(listener)
+
+        def forget() -> None:
+            if listener in listeners:
+                listeners.remove(listener)
+            if not listeners:
+                self._cancel_listeners().pop(request_id, None)
+
+        return forget
 
     def send_error(self, msg_id: MessageId | None, code: int, message: str) -> None:
         """A JSON-RPC error response; ``msg_id`` ``None`` is sent as ``"id": null``, as JSON-RPC wants

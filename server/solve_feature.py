@@ -5,7 +5,8 @@ The problem and its linked domain are taken from the editor's buffers (unsaved e
 handed to ``analyses/plans/planner.py``, which writes them to a temporary folder. The planner is
 the one ``plansight.planner.configuration`` names (a Fast Downward configuration, or one of
 ``plansight.planner.commands``), within the ``plansight.planner.*`` budgets; it runs in a worker
-thread, with a work-done progress the user can cancel, and its output is streamed to the client as
+thread, with a work-done progress the user can cancel (as can a ``$/cancelRequest`` for the command:
+``json_protocol.py`` passes it on), and its output is streamed to the client as
 ``window/logMessage`` lines starting with :data:`OUTPUT_PREFIX` (the VS Code extension moves those
 to its *plansight planner* output channel). The answer carries the plan text and the simulator's
 verdict on it; writing the plan file is the client's business (where, and whether to overwrite,
@@ -19,7 +20,7 @@ import itertools
 import logging
 import threading
 from collections import deque
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from lsprotocol import types
@@ -29,6 +30,7 @@ from plansight.server.command_arguments import argument_of, command_context
 from plansight.server.commands import SOLVE_PROBLEM, SolveProblemResult
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
+from plansight.server.json_protocol import CURRENT_REQUEST, FastJsonProtocol
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.planner import PlannerBudget, PlannerChoice, SolveOutcome
@@ -132,15 +134,24 @@ class SolveFeature(ServerFeature):
         if previous is not None:
             previous.set()
         cancel = self._jobs[context.uri] = threading.Event()
+        forget = self._listen_for_cancel(cancel)
         try:
             outcome = await self._run(context, choice, cancel)
-        except asyncio.CancelledError:  # the client cancelled the request: stop the planner with it
+        except asyncio.CancelledError:
             cancel.set()
             raise
         finally:
+            forget()
             if self._jobs.get(context.uri) is cancel:
                 del self._jobs[context.uri]
         return self._result(context, outcome, *models)
+
+    def _listen_for_cancel(self, cancel: threading.Event) -> Callable[[], None]:
+        """Stop the planner when the client cancels the request (the editor's own progress notification)."""
+        protocol = self._server.protocol
+        if not isinstance(protocol, FastJsonProtocol):
+            return lambda: None
+        return protocol.on_cancel(CURRENT_REQUEST.get(), cancel.set)
 
     async def _run(self, context: DocumentContext, choice: PlannerChoice,
                    cancel: threading.Event) -> SolveOutcome:

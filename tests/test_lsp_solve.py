@@ -134,3 +134,44 @@ async def test_an_unknown_planner_name_says_which_ones_exist(client: RecordingCl
     answer = await solve(client, uri)
     assert answer["status"] == "skipped"
     assert "'ff'" in answer["message"] and "lama-first, seq-opt-lmcut, lpg" in answer["message"]
+
+
+def _descendants(root: int) -> set[int]:
+    """The processes below ``root`` (from /proc: the planner's driver, translator and search)."""
+    parents: dict[int, int] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if fields[0] != "Z":
+                parents[int(entry.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
+async def test_a_cancelled_request_stops_the_planner(client: RecordingClient, project: Path) -> None:
+    configure(client, configuration="seq-opt-lmcut")
+    uri = open_document(client, project / "hard.pddl", hard_problem(40))
+    await client.diagnostics_for(uri, version_is(1))
+    server = client._server  # the `plansight serve` process pytest-lsp started
+    assert server is not None
+    params = types.ExecuteCommandParams(command=COMMAND, arguments=[{"uri": uri}])
+    request = asyncio.wrap_future(client.protocol.send_request(
+        types.WORKSPACE_EXECUTE_COMMAND, params, msg_id="solve-to-cancel"))
+    deadline = time.monotonic() + 30
+    while not _descendants(server.pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert _descendants(server.pid), "the planner never started"
+    client.protocol.notify(types.CANCEL_REQUEST, types.CancelParams(id="solve-to-cancel"))
+    with pytest.raises(Exception):  # noqa: B017 (the server answers a cancelled request with an error)
+        await asyncio.wait_for(request, 20)
+    deadline = time.monotonic() + 10
+    while _descendants(server.pid) and time.monotonic() < deadline:
+        await asyncio.sleep(0.1)
+    assert not _descendants(server.pid), "the planner outlived the cancelled request"
