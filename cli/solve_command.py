@@ -53,13 +53,14 @@ def add_solve_parser(sub: Any) -> None:
 
 def _choice(args: argparse.Namespace) -> PlannerChoice | str:
     """The planner the flags ask for, or why they ask for none."""
-    from plansight.analyses.plans.planner import PlannerChoice, template_problem
+    from plansight.analyses.plans.planner import PlannerChoice, template_problem, template_words
 
     if args.planner_command is not None:
         problem = template_problem(args.planner_command)
         if problem is not None:
             return f"--planner-command: {problem}"
-        name = args.planner or os.path.basename(args.planner_command.split()[0].strip("'\""))
+        program = template_words(args.planner_command, "", "", "")[0]
+        name = args.planner or os.path.basename(program.replace("\\", "/"))
         return PlannerChoice(name, args.planner_command)
     name = args.planner or "lama-first"
     if name not in CONFIGURATIONS:
