@@ -50,6 +50,13 @@ class Renaming:
         """Every pair, identical names included, per kind."""
         return {kind: dict(sorted(self.of(kind).items())) for kind in KINDS}
 
+    @property
+    def how(self) -> str:
+        """Where the pairs came from, in words."""
+        return {"isomorphism": "found by the isomorphism",
+                "mapping": "from the given mapping, the rest guessed",
+                "names": "guessed from names and how predicates are used"}[self.source]
+
     def describe(self) -> str:
         """The renamed pairs in one line, for the text output."""
         pairs = self.renamed()
@@ -75,9 +82,10 @@ class MappingError(ValueError):
     """A mapping file that cannot be used; the message says why."""
 
 
-def read_mapping(text: str, candidate: Domain, reference: Domain) -> dict[Kind, dict[str, str]]:
+def read_mapping(text: str, candidate: Domain | None, reference: Domain) -> dict[Kind, dict[str, str]]:
     """A user's mapping: a JSON object, either flat (``{"stack": "put-on"}``, each candidate name looked up in
-    every kind) or per kind (``{"actions": {"stack": "put-on"}}``).
+    every kind) or per kind (``{"actions": {"stack": "put-on"}}``). Without a ``candidate`` (grading many
+    at once) a flat pair applies to every kind whose reference names hold the target.
     """
     try:
         data = json.loads(text)
@@ -96,10 +104,11 @@ def read_mapping(text: str, candidate: Domain, reference: Domain) -> dict[Kind, 
         else:
             raise MappingError(f"`{key}`: expected a reference name (a string), got {json.dumps(value)}")
     for a, b in flat.items():
-        kinds = [k for k in KINDS if a in declared(candidate, k) and b in declared(reference, k)]
+        kinds = [k for k in KINDS
+                 if (candidate is None or a in declared(candidate, k)) and b in declared(reference, k)]
         if not kinds:
-            raise MappingError(f"`{a}` -> `{b}`: no kind of name declares `{a}` in the candidate and "
-                               f"`{b}` in the reference")
+            raise MappingError(f"`{a}` -> `{b}`: `{b}` is not a name the reference declares"
+                               + ("" if candidate is None else f", or `{a}` not one the candidate declares"))
         for kind in kinds:
             out[kind][a] = b
     return out
