@@ -283,8 +283,8 @@ class _Builder:
             return node
         if isinstance(formula, Modal):
             node = graph.node(("modal", formula.op, tuple(n.value for n in formula.numbers)))
-            for i, arg in enumerate(formula.args):
-                graph.edge(node, self.formula(arg, scope), ("argument", i))
+            for i, sub in enumerate(formula.args):
+                graph.edge(node, self.formula(sub, scope), ("argument", i))
             return node
         raise TypeError(f"not a formula: {type(formula).__name__}")
 
@@ -307,8 +307,8 @@ class _Builder:
             return node
         assert isinstance(expr, Arithmetic)
         node = graph.node(("arithmetic", expr.op))
-        for i, arg in enumerate(expr.args):
-            graph.edge(node, self.expression(arg, scope), ("argument", i))
+        for i, operand in enumerate(expr.args):
+            graph.edge(node, self.expression(operand, scope), ("argument", i))
         return node
 
 
