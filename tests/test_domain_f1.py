@@ -6,6 +6,7 @@ the domains are equal up to renaming and order)."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
 import pytest
 from domain_generators import Names, mutate, plain_names, random_shape, renamed_names, write
@@ -145,3 +146,19 @@ def test_f1_is_one_exactly_when_equal_up_to_renaming_and_order(seed: int, change
     assert (comparison.overall.f1 == 1.0) is (not change)
     if not change:
         assert comparison.equivalent
+
+
+ROOT = Path(__file__).resolve().parent.parent
+DOMAINS = sorted(p for p in [*ROOT.glob("examples/**/*.pddl"), *ROOT.glob("tests/fixtures/**/*.pddl")]
+                 if isinstance(parse_pddl(p.read_text(errors="replace")).model, Domain))
+
+
+@pytest.mark.parametrize("path", DOMAINS, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_bundled_domain_is_equivalent_to_itself_with_f1_one(path: Path) -> None:
+    """Quantifiers, conditional effects, durative actions, numeric effects, free variables and PDDL 1.2's
+    `:vars` all compare equal to themselves."""
+    model = _domain(path.read_text(errors="replace"))
+    comparison = compare_domains(model, model)
+    assert comparison.equivalent
+    assert comparison.overall.f1 == 1.0
+    assert comparison.renaming.renamed() == []

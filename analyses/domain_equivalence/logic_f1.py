@@ -64,7 +64,9 @@ class Reading:
     def term(self, term: Name) -> str:
         """A candidate argument (variable or constant) as the reference would name it."""
         if term.is_variable:
-            return self.variables.get(term.key, _UNMAPPED + term.key)
+            # a variable that is neither a parameter nor bound (a free variable, PDDL 1.2's `:vars`,
+            # `?duration`) is compared by its name: there is nothing to align it with
+            return self.variables.get(term.key, term.key)
         return self.renaming.constants.get(term.key, term.key)
 
     def predicate(self, key: str) -> str:
