@@ -191,6 +191,8 @@ class EquivalenceFeature(ServerFeature):
         from plansight.analyses.workspace.lint import Analyzer, DiskSource
         from plansight.analyses.workspace.reference_problem import load_reference
 
+        if _is_domain(reference_path):
+            return self.grade_domains(folder, reference_path, report)
         loaded = load_reference(Analyzer(DiskSource()), reference_path, None, self.budget())
         if loaded.reference is None:
             return {"message": f"Cannot grade: {loaded.error}."}
@@ -205,6 +207,38 @@ class EquivalenceFeature(ServerFeature):
             "summary": summary_text(counts),
             "counts": dict(counts),
         }
+
+
+    def grade_domains(self, folder: str, reference_path: str, report: str) -> GradeFolderResult:
+        """*Grade folder* with a reference domain: every domain in the folder compared with it
+        (docs/domain-equivalence.md)."""
+        from plansight.analyses.workspace.domain_grading import (
+            compare_file,
+            domain_submissions,
+            load_domain,
+            summary_text,
+            write_report,
+        )
+
+        loaded = load_domain(reference_path)
+        if loaded.domain is None:
+            return {"message": f"Cannot grade: the reference {loaded.error}."}
+        reference = loaded.domain
+        results = [compare_file(reference, s, p) for s, p in domain_submissions(folder, reference_path)]
+        write_report(report, results, reference_path)
+        return {"report": report, "summary": summary_text(results),
+                "counts": dict(Counter(r.outcome for r in results))}
+
+
+def _is_domain(path: str) -> bool:
+    from plansight.analyses.syntax.lexical import sniff_header
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            header = sniff_header(handle.read(1 << 16))
+    except OSError:
+        return False
+    return header is not None and header.kind == "domain"
 
 
 def lens_title(linked: LinkedVerdict) -> str:

@@ -8,6 +8,7 @@ from __future__ import annotations
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_lsp
@@ -86,3 +87,36 @@ def test_lint_prints_the_same_diagnostic(project: Path) -> None:
         f"student.pddl:{STACK_LINE + 1}:12: warning action-differs: `stack` differs from the reference "
         "`reference.pddl` (precondition F1 0.67, effect F1 1.00): missing precondition (clear ?y)."
     ) in done.stdout
+
+
+async def test_the_check_command_and_grade_folder_work_with_a_reference_domain(
+    client: RecordingClient, project: Path
+) -> None:
+    uri = open_document(client, project / "student.pddl", STUDENT)
+    await client.diagnostics_for(uri, version_is(1))
+    checked: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(command="plansight.server.checkEquivalence", arguments=[{"uri": uri}])
+    )
+    answer = checked if isinstance(checked, dict) else checked._asdict()
+    assert answer["equivalent"] is False and answer["summary"] == "F1 0.98 vs reference"
+    assert "First difference: `stack`: missing precondition (clear ?y)" in answer["explanation"]
+
+    (project / "submissions").mkdir()
+    (project / "submissions" / "ann.pddl").write_text(REFERENCE.replace("clear", "free"))
+    (project / "submissions" / "ben.pddl").write_text(STUDENT)
+    report = project / "grades.html"
+    graded: Any = await client.workspace_execute_command_async(
+        types.ExecuteCommandParams(
+            command="plansight.server.gradeFolder",
+            arguments=[
+                {
+                    "folder": str(project / "submissions"),
+                    "reference": str(project / "reference.pddl"),
+                    "report": str(report),
+                }
+            ],
+        )
+    )
+    answer = graded if isinstance(graded, dict) else graded._asdict()
+    assert answer["summary"] == "2 submissions: 1 equivalent, 1 not equivalent; mean F1 0.99"
+    assert "ben" in report.read_text() and "Domain grading report" in report.read_text()
