@@ -25,12 +25,10 @@ if TYPE_CHECKING:
 def reference_is_domain(path: str) -> bool:
     """Whether the reference file's header says domain (the problem check is used otherwise)."""
     from plansight.analyses.syntax.lexical import sniff_header
+    from plansight.analyses.syntax.reading import read_text_file
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            header = sniff_header(handle.read(1 << 16))
-    except OSError:
-        return False
+    head = read_text_file(path, limit=1 << 16).text
+    header = sniff_header(head) if head is not None else None
     return header is not None and header.kind == "domain"
 
 
@@ -38,6 +36,7 @@ def _prepare(args: argparse.Namespace, command: str) -> tuple[Domain, Options] |
     """The reference domain and the comparison options, or None after saying why (the caller exits 2)."""
     from plansight.analyses.domain_equivalence.renaming import MappingError, read_mapping
     from plansight.analyses.plans.recovery import Budget
+    from plansight.analyses.syntax.reading import read_text_file
     from plansight.analyses.workspace.domain_grading import Options, load_domain, reference_problems
 
     def fail(message: str) -> None:
@@ -60,12 +59,11 @@ def _prepare(args: argparse.Namespace, command: str) -> tuple[Domain, Options] |
             return None
     mapping = None
     if args.mapping is not None:
-        try:
-            with open(args.mapping, encoding="utf-8") as handle:
-                text = handle.read()
-        except OSError as error:
-            fail(f"--mapping {args.mapping}: {error.strerror or error}")
+        read = read_text_file(args.mapping)
+        if read.text is None:
+            fail(f"--mapping {args.mapping}: {read.failure}")
             return None
+        text = read.text
         candidate = _first_candidate_domain(args)
         try:
             mapping = read_mapping(text, candidate, loaded.domain)

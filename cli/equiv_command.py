@@ -130,7 +130,7 @@ def run_equiv(args: argparse.Namespace) -> int:
             return 2
     from plansight.domain_equiv_command import reference_is_domain, run_domain_equiv
 
-    if os.path.isfile(args.reference) and reference_is_domain(args.reference):
+    if reference_is_domain(args.reference):
         return run_domain_equiv(args)
     if domain_only_options(args, "equiv"):
         return 2

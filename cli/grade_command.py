@@ -58,7 +58,7 @@ def run_grade(args: argparse.Namespace) -> int:
         return 2
     from plansight.domain_equiv_command import reference_is_domain, run_domain_grade
 
-    if os.path.isfile(args.reference) and reference_is_domain(args.reference):
+    if reference_is_domain(args.reference):
         return run_domain_grade(args)
     if domain_only_options(args, "grade"):
         return 2

@@ -232,12 +232,10 @@ class EquivalenceFeature(ServerFeature):
 
 def _is_domain(path: str) -> bool:
     from plansight.analyses.syntax.lexical import sniff_header
+    from plansight.analyses.syntax.reading import read_text_file
 
-    try:
-        with open(path, encoding="utf-8", errors="replace") as handle:
-            header = sniff_header(handle.read(1 << 16))
-    except OSError:
-        return False
+    head = read_text_file(path, limit=1 << 16).text
+    header = sniff_header(head) if head is not None else None
     return header is not None and header.kind == "domain"
 
 

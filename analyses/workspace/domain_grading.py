@@ -28,6 +28,7 @@ from plansight.analyses.plans.recovery import Budget
 from plansight.analyses.syntax.documents import parse_document
 from plansight.analyses.syntax.lexical import sniff_header
 from plansight.analyses.syntax.parse_plan import parse_plan
+from plansight.analyses.syntax.reading import read_text_file
 
 OUTCOMES = ("equivalent", "not equivalent", "unparseable")
 """Every outcome of a graded domain, in the order reports list them."""
@@ -45,11 +46,10 @@ class LoadedDomain:
 def load_domain(path: str, text: str | None = None) -> LoadedDomain:
     """Read and parse a domain file; syntax errors make it unusable (their first one is the reason)."""
     if text is None:
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            return LoadedDomain(path, None, f"cannot be read ({error})")
+        read = read_text_file(path)
+        if read.text is None:
+            return LoadedDomain(path, None, f"cannot be read ({read.failure})")
+        text = read.text
     document = parse_document(path, text)
     if document.kind != "domain" or document.domain is None:
         return LoadedDomain(path, None, "is not a PDDL domain")
@@ -77,12 +77,11 @@ def reference_problems(folder: str) -> tuple[list[ReferenceProblem], list[str]]:
         path = os.path.join(folder, entry)
         if not entry.lower().endswith(".pddl") or not os.path.isfile(path):
             continue
-        try:
-            with open(path, encoding="utf-8") as handle:
-                text = handle.read()
-        except (OSError, UnicodeDecodeError) as error:
-            skipped.append(f"{entry}: cannot be read ({error})")
+        read = read_text_file(path)
+        if read.text is None:
+            skipped.append(f"{entry}: cannot be read ({read.failure})")
             continue
+        text = read.text
         header = sniff_header(text)
         if header is None or header.kind != "problem":
             continue
@@ -92,9 +91,9 @@ def reference_problems(folder: str) -> tuple[list[ReferenceProblem], list[str]]:
             continue
         plan = None
         plan_path = os.path.splitext(path)[0] + ".plan"
-        if os.path.isfile(plan_path):
-            with open(plan_path, encoding="utf-8", errors="replace") as handle:
-                parsed = parse_plan(handle.read()).plan
+        plan_text = read_text_file(plan_path).text if os.path.exists(plan_path) else None
+        if plan_text is not None:
+            parsed = parse_plan(plan_text).plan
             plan = tuple(actions_of(parsed)) if parsed is not None else None
         found.append(ReferenceProblem(entry, document.problem, plan))
     return found, skipped
@@ -198,11 +197,9 @@ def domain_submissions(folder: str, reference: str) -> list[tuple[str, str]]:
     def is_domain(path: str) -> bool:
         if os.path.normcase(os.path.abspath(path)) == skip:
             return False
-        try:
-            with open(path, "rb") as handle:
-                head = handle.read(1 << 16).decode("utf-8", errors="replace")
-        except OSError:
-            return True  # graded as unreadable
+        head = read_text_file(path, limit=1 << 16).text
+        if head is None:
+            return True  # graded as unreadable, with the reason
         header = sniff_header(head)
         return header is None or header.kind == "domain"
 
