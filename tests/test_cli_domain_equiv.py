@@ -139,3 +139,15 @@ def test_grade_a_folder_of_domains_with_a_csv_report(folder: Path) -> None:
         ("forgetful", "not equivalent", str(round(52 / 53, 4))),
         ("renamed", "equivalent", "1.0"),
     ]
+
+
+def test_the_csv_report_never_carries_a_live_formula(tmp_path: Path) -> None:
+    """A student's file name is a cell of the report: `=HYPERLINK(...)` must arrive as text."""
+    (tmp_path / "subs").mkdir()
+    (tmp_path / "subs" / '=HYPERLINK("x","y").pddl').write_text(FORGETFUL)
+    report = tmp_path / "grades.csv"
+    plansight("grade", tmp_path / "subs", "--reference", REFERENCE, "--report", report, "--no-progress")
+    with report.open() as handle:
+        (row,) = list(csv.DictReader(handle))
+    assert row["student"] == "'=HYPERLINK(\"x\",\"y\")"
+    assert row["outcome"] == "not equivalent"

@@ -22,6 +22,7 @@ from plansight.analyses.diagnostics.diagnostic import Severity
 from plansight.analyses.domain_equivalence.behaviour import DEFAULT_BUDGET, ProblemBehaviour, behaviour_on
 from plansight.analyses.domain_equivalence.comparison import DomainComparison, compare_domains
 from plansight.analyses.domain_equivalence.renaming import Kind
+from plansight.analyses.equivalence.grade_report import spreadsheet_safe
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.metrics import Action, actions_of
 from plansight.analyses.plans.recovery import Budget
@@ -250,7 +251,9 @@ def write_report(path: str, results: Sequence[DomainResult], reference: str) -> 
             writer = csv.DictWriter(handle, fieldnames=COLUMNS)
             writer.writeheader()
             for result in results:
-                writer.writerow({k: "" if v is None else v for k, v in result.row().items()})
+                # student names are file names: never a live spreadsheet formula (docs/reliability.md)
+                row = result.row()
+                writer.writerow({k: "" if v is None else spreadsheet_safe(v) for k, v in row.items()})
         elif lowered.endswith(".json"):
             json.dump(report_json(results, reference), handle, indent=2, ensure_ascii=False)
             handle.write("\n")
