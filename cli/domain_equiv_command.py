@@ -37,7 +37,12 @@ def _prepare(args: argparse.Namespace, command: str) -> tuple[Domain, Options] |
     from plansight.analyses.domain_equivalence.renaming import MappingError, read_mapping
     from plansight.analyses.plans.recovery import Budget
     from plansight.analyses.syntax.reading import read_text_file
-    from plansight.analyses.workspace.domain_grading import Options, load_domain, reference_problems
+    from plansight.analyses.workspace.domain_grading import (
+        Options,
+        ReferenceProblem,
+        load_domain,
+        reference_problems,
+    )
 
     def fail(message: str) -> None:
         print(f"plansight {command}: error: {message}", file=sys.stderr)
@@ -46,7 +51,7 @@ def _prepare(args: argparse.Namespace, command: str) -> tuple[Domain, Options] |
     if loaded.domain is None:
         fail(f"the reference {args.reference} {loaded.error}")
         return None
-    problems: list = []
+    problems: list[ReferenceProblem] = []
     if args.problems is not None:
         if not os.path.isdir(args.problems):
             fail(f"--problems {args.problems}: not a folder")
