@@ -20,7 +20,8 @@ if TYPE_CHECKING:
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
     """The options `equiv` and `grade` share."""
-    parser.add_argument("--reference", required=True, metavar="R", help="the reference problem")
+    parser.add_argument("--reference", required=True, metavar="R",
+                        help="the reference problem, or a reference domain to compare candidate domains with")
     parser.add_argument(
         "--domain", metavar="D", help="the domain (default: the reference's, found like any problem's domain)"
     )
@@ -44,18 +45,37 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
         metavar="SECONDS",
         help="time limit of that search, and of the planner that decides solvability (default 10)",
     )
+    parser.add_argument(
+        "--mapping", metavar="FILE",
+        help="domains only: a JSON file of candidate name -> reference name, used when no renaming is found",
+    )
+    parser.add_argument(
+        "--problems", metavar="DIR",
+        help="domains only: reference problems (and DIR/NAME.plan reference plans) to run under both domains",
+    )
 
 
 def add_equiv_parser(sub: Any) -> None:
     """Register ``plansight equiv`` on the top-level parser."""
     equiv = sub.add_parser(
         "equiv",
-        help="is each problem the same planning task as the reference problem?",
+        help="is each problem (or domain) the same as the reference?",
         description="Check whether each candidate problem is equivalent to the reference (Planetarium's "
-        "definition). Exit code 0: all equivalent, 1: some are not (or unknown), 2: usage error.",
+        "definition), or, when the reference is a domain, whether each candidate domain is the same domain "
+        "up to renaming, with its logic-form F1 (docs/domain-equivalence.md). "
+        "Exit code 0: all equivalent, 1: some are not (or unknown), 2: usage error.",
     )
-    equiv.add_argument("candidates", nargs="+", metavar="CANDIDATE", help="candidate problem files")
+    equiv.add_argument("candidates", nargs="+", metavar="CANDIDATE", help="candidate problem or domain files")
     add_reference_options(equiv)
+
+
+def domain_only_options(args: argparse.Namespace, command: str) -> bool:
+    """Whether options that only make sense for a reference domain were given (after saying so)."""
+    given = [flag for flag in ("mapping", "problems") if getattr(args, flag, None) is not None]
+    if given:
+        print(f"plansight {command}: error: --{given[0]} needs a reference domain; "
+              f"{args.reference} is not one", file=sys.stderr)
+    return bool(given)
 
 
 def budget_of(args: argparse.Namespace) -> Budget:
@@ -108,6 +128,12 @@ def run_equiv(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"plansight equiv: error: {path}: {problem}", file=sys.stderr)
             return 2
+    from plansight.domain_equiv_command import reference_is_domain, run_domain_equiv
+
+    if reference_is_domain(args.reference):
+        return run_domain_equiv(args)
+    if domain_only_options(args, "equiv"):
+        return 2
     loaded = load(args, "equiv")
     if loaded is None:
         return 2

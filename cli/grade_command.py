@@ -19,7 +19,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
-from plansight.equiv_command import add_reference_options, exit_code, load
+from plansight.equiv_command import add_reference_options, domain_only_options, exit_code, load
 from plansight.progress import should_show, with_progress
 
 if TYPE_CHECKING:
@@ -31,9 +31,10 @@ def add_grade_parser(sub: Any) -> None:
     """Register ``plansight grade`` on the top-level parser."""
     grade = sub.add_parser(
         "grade",
-        help="grade a folder of student problems against a reference problem",
+        help="grade a folder of student problems (or domains) against a reference problem (or domain)",
         description="Grade every problem under SUBMISSIONS (one .pddl per student, or one folder per "
-        "student) against the reference: parseable, solvable, equivalent, and why. "
+        "student) against the reference: parseable, solvable, equivalent, and why. When the reference is a "
+        "domain, every domain under SUBMISSIONS is compared with it (docs/domain-equivalence.md). "
         "Exit code 0: all equivalent, 1: some are not, 2: usage error.",
     )
     grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
@@ -54,6 +55,12 @@ def run_grade(args: argparse.Namespace) -> int:
         return 2
     if args.report and not args.report.lower().endswith((".csv", ".json", ".html", ".htm")):
         print("plansight grade: error: --report must end in .csv, .json or .html", file=sys.stderr)
+        return 2
+    from plansight.domain_equiv_command import reference_is_domain, run_domain_grade
+
+    if reference_is_domain(args.reference):
+        return run_domain_grade(args)
+    if domain_only_options(args, "grade"):
         return 2
     loaded = load(args, "grade")
     if loaded is None:

@@ -1,5 +1,8 @@
 """Equivalence with a reference problem in the editor: a code lens on the problem's header, and the
-commands the VS Code extension sends (*Check equivalence*, *Grade folder*).
+commands the VS Code extension sends (*Check equivalence*, *Grade folder*). A domain with
+``; @reference`` to a reference domain gets the same lens, ``≡ reference domain`` or ``F1 0.83 vs
+reference`` (docs/domain-equivalence.md), from the comparison the lint path memoised
+(``analyses/workspace/domain_reference_lint.py``).
 
 The verdict itself is computed in the lint path (``analyses/workspace/equivalence_lint.py``), so the
 diagnostic on `:goal` / `:init` gets the diagnostics feature's debouncing, coalescing (an edit
@@ -62,7 +65,9 @@ class EquivalenceFeature(ServerFeature):
 
         @server.command(CHECK_COMMAND)
         async def check_equivalence(*arguments: Any) -> CheckEquivalenceResult:
-            context = await command_context(self._server, arguments, "problem", "a PDDL problem")
+            context = await self._problem_or_domain(arguments)
+            if context.kind == "domain":
+                return await in_worker(self._server, self.check_domain, context)
             linked = await in_worker(self._server, self.linked, context)
             if linked is None:
                 return {
@@ -81,12 +86,36 @@ class EquivalenceFeature(ServerFeature):
                 raise ValueError(f'{GRADE_COMMAND} needs [{{"folder", "reference", "report"}}] paths')
             return await in_worker(self._server, self.grade, folder, reference, report)
 
+    async def _problem_or_domain(self, arguments: Sequence[Any]) -> DocumentContext:
+        try:
+            return await command_context(self._server, arguments, "problem", "a PDDL problem or domain")
+        except ValueError:
+            return await command_context(self._server, arguments, "domain", "a PDDL problem or domain")
+
+    def check_domain(self, context: DocumentContext) -> CheckEquivalenceResult:
+        """The check command on a domain: the comparison with its ``; @reference`` domain."""
+        from plansight.analyses.workspace.domain_reference_lint import lens_title as domain_lens_title
+        from plansight.analyses.workspace.domain_reference_lint import linked_domain
+
+        linked = linked_domain(context.analyzer, context.parsed)
+        if linked is None:
+            return {"message": "This domain is linked to no reference domain: add `; @reference PATH` at "
+                    "its top."}
+        if linked.comparison is None:
+            return {"message": f"Cannot compare with the reference: {linked.error}."}
+        comparison = linked.comparison
+        return {"candidate": context.path, "equivalent": comparison.equivalent,
+                "explanation": comparison.explanation, "reference": linked.reference_path,
+                "summary": domain_lens_title(linked)}
+
     # --- lens ---------------------------------------------------------------------------------------
 
     async def code_lens(self, context: DocumentContext, params: types.CodeLensParams) -> list[types.CodeLens]:
         """The lens showing the problem's verdict against its reference; none when the problem is linked to no
         reference.
         """
+        if context.kind == "domain" and context.parsed.domain is not None:
+            return await self._domain_lens(context)
         if context.kind != "problem" or context.parsed.problem is None:
             return []
         linked = await in_worker(self._server, self.linked, context, lambda: self._edited_since(context))
@@ -105,6 +134,25 @@ class EquivalenceFeature(ServerFeature):
                 command=types.Command(title=title, command=CHECK_COMMAND, arguments=[{"uri": context.uri}]),
             )
         ]
+
+    async def _domain_lens(self, context: DocumentContext) -> list[types.CodeLens]:
+        """The lens of a domain linked to a reference domain; none without a ``; @reference`` line."""
+        from plansight.analyses.workspace.domain_reference_lint import lens_title as domain_lens_title
+        from plansight.analyses.workspace.domain_reference_lint import linked_domain
+
+        if context.parsed.directive("reference") is None:
+            return []
+        linked = await in_worker(self._server, linked_domain, context.analyzer, context.parsed)
+        domain = context.parsed.domain
+        if linked is None or domain is None:
+            return []
+        span = domain.name.span if domain.name.span.end > domain.name.span.start else Span(0, 0)
+        at = types.Position(line=context.mapper.range(span).start.line, character=0)
+        title = domain_lens_title(linked)
+        if len(title) > LENS_TITLE_WIDTH:
+            title = title[: LENS_TITLE_WIDTH - 1] + "…"
+        return [types.CodeLens(range=types.Range(start=at, end=at), command=types.Command(
+            title=title, command=CHECK_COMMAND, arguments=[{"uri": context.uri}]))]
 
     def linked(self, context: DocumentContext,
                cancelled: Callable[[], bool] | None = None) -> LinkedVerdict | None:
@@ -143,6 +191,8 @@ class EquivalenceFeature(ServerFeature):
         from plansight.analyses.workspace.lint import Analyzer, DiskSource
         from plansight.analyses.workspace.reference_problem import load_reference
 
+        if _is_domain(reference_path):
+            return self.grade_domains(folder, reference_path, report)
         loaded = load_reference(Analyzer(DiskSource()), reference_path, None, self.budget())
         if loaded.reference is None:
             return {"message": f"Cannot grade: {loaded.error}."}
@@ -157,6 +207,36 @@ class EquivalenceFeature(ServerFeature):
             "summary": summary_text(counts),
             "counts": dict(counts),
         }
+
+
+    def grade_domains(self, folder: str, reference_path: str, report: str) -> GradeFolderResult:
+        """*Grade folder* with a reference domain: every domain in the folder compared with it
+        (docs/domain-equivalence.md)."""
+        from plansight.analyses.workspace.domain_grading import (
+            compare_file,
+            domain_submissions,
+            load_domain,
+            summary_text,
+            write_report,
+        )
+
+        loaded = load_domain(reference_path)
+        if loaded.domain is None:
+            return {"message": f"Cannot grade: the reference {loaded.error}."}
+        reference = loaded.domain
+        results = [compare_file(reference, s, p) for s, p in domain_submissions(folder, reference_path)]
+        write_report(report, results, reference_path)
+        return {"report": report, "summary": summary_text(results),
+                "counts": dict(Counter(r.outcome for r in results))}
+
+
+def _is_domain(path: str) -> bool:
+    from plansight.analyses.syntax.lexical import sniff_header
+    from plansight.analyses.syntax.reading import read_text_file
+
+    head = read_text_file(path, limit=1 << 16).text
+    header = sniff_header(head) if head is not None else None
+    return header is not None and header.kind == "domain"
 
 
 def lens_title(linked: LinkedVerdict) -> str:

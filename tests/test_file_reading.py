@@ -152,6 +152,11 @@ def test_lint_refuses_a_fifo_argument_a_fifo_in_a_folder_and_a_fifo_directive_ta
     ["evaluate", "--generated", "{folder}", "--ground-truth", "{folder}", "--domain", "{fifo}"],
     ["grade", "--reference", str(EXAMPLES / "p01.pddl"), "--domain", str(EXAMPLES / "domain.pddl"),
      "{submissions}"],
+    # with a reference domain (docs/domain-equivalence.md)
+    ["equiv", "--reference", str(EXAMPLES / "domain.pddl"), "{fifo}"],
+    ["equiv", "--reference", str(EXAMPLES / "domain.pddl"), "--mapping", "{fifo}",
+     str(EXAMPLES / "domain.pddl")],
+    ["grade", "--reference", str(EXAMPLES / "domain.pddl"), "{submissions}"],
 ], ids=lambda command: "-".join(part for part in command if not part.startswith("/")))
 def test_every_command_refuses_a_fifo_and_names_it(command: list[str], fifo: Path, tmp_path: Path) -> None:
     os.mkfifo(tmp_path / "goal-pipe.ltl")

@@ -195,6 +195,18 @@ CODES: dict[str, CodeInfo] = _catalogue(
         INFO,
         "Equivalence with the reference could not be decided (budget, unusable reference); says why.",
     ),
+    # --- a domain compared with its reference domain (`; @reference`, docs/domain-equivalence.md) -----
+    (
+        "action-differs",
+        W,
+        "An action (or the declarations) differs from the reference domain's: missing or extra preconditions "
+        "and effects, parameters.",
+    ),
+    (
+        "domain-reference-unusable",
+        INFO,
+        "The domain's `; @reference` cannot be compared with (unreadable, or not a domain); says why.",
+    ),
     # --- editor (language server) ------------------------------------------------------------------
     ("file-too-large", INFO, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
 )

@@ -166,7 +166,15 @@ class Analyzer:
         linked_problem = association.problem.problem if association.problem is not None else None
         if document.domain is not None:
             model_domain = document.domain
-            return _guarded("check_domain", path, text, diagnostics, lambda: check_domain(model_domain)) or []
+            found = _guarded("check_domain", path, text, diagnostics,
+                             lambda: check_domain(model_domain)) or []
+            if document.directive("reference") is not None and not any(
+                    d.severity == Severity.ERROR for d in (*diagnostics, *found)):
+                from plansight.analyses.workspace.domain_reference_lint import domain_reference_diagnostics
+
+                found += _guarded("comparing with the reference domain", path, text, diagnostics,
+                                  lambda: domain_reference_diagnostics(self, document)) or []
+            return found
         if document.problem is not None:
             model_problem = document.problem
             found = _guarded("check_problem", path, text, diagnostics,
