@@ -39,8 +39,10 @@ def add_truth_parser(sub: Any) -> None:
                             "'(unstack c a) (put-down c)' or '[unstack(c, a), put-down(c)]'")
     truth.add_argument("--action", metavar="ACTION",
                        help="progression: the action whose effects are asked for")
-    truth.add_argument("--cases", metavar="FILE", help="a JSONL file of cases, one JSON object per line "
-                       "(docs/reasoning.md); paths in it are relative to its folder")
+    truth.add_argument("--cases", metavar="FILE|FOLDER",
+                       help="a JSONL file of cases, one JSON object per line (docs/reasoning.md), or a "
+                       "folder of such files and of .json files holding one case each; paths in a case are "
+                       "relative to the folder that holds its file")
     truth.add_argument("--format", choices=("text", "json"), default="text",
                        help="text, or JSON (one object per line with --cases)")
 
@@ -54,11 +56,15 @@ def run_truth(args: argparse.Namespace) -> int:
     if args.cases is not None:
         if args.task is not None or args.domain is not None:
             return _usage("give either TASK DOMAIN PROBLEM or --cases FILE, not both")
-        rows = read_jsonl(args.cases)
-        if isinstance(rows, str):
-            return _usage(rows)
-        folder = os.path.dirname(os.path.abspath(args.cases))
-        reader = relative_reader(folder)
+        cases = read_cases(args.cases)
+        if isinstance(cases, str):
+            return _usage(cases)
+        from_folder = os.path.isdir(args.cases)
+        # one file: a case is known by its line; a folder: by its place in one sequence, plus its source
+        rows = [(number if from_folder else line, row) for number, (_, line, row) in enumerate(cases, 1)]
+        sources = {number: source for number, (source, _, _) in enumerate(cases, 1) if source is not None}
+        reader = relative_reader(os.path.abspath(args.cases) if from_folder
+                                 else os.path.dirname(os.path.abspath(args.cases)))
     else:
         if args.task is None or args.domain is None or args.problem is None:
             return _usage("give TASK DOMAIN PROBLEM (or --cases FILE)")
@@ -73,6 +79,7 @@ def run_truth(args: argparse.Namespace) -> int:
         if args.action is not None:
             row["action"] = args.action
         rows = [(1, row)]
+        sources: dict[int, str] = {}
         reader = relative_reader(os.getcwd())
     evaluator = Evaluator()
     failed = False
@@ -82,14 +89,54 @@ def run_truth(args: argparse.Namespace) -> int:
         except CaseError as error:
             if args.cases is None:
                 return _usage(str(error))
-            outcome_json: dict[str, Any] = {"case": line, "error": str(error)}
+            outcome_json: dict[str, Any] = {"case": line, **_source(sources, line), "error": str(error)}
             failed = True
             _print(outcome_json, None, args.format, number, True)
             continue
         outcome = evaluator.truth(case)
         failed = failed or outcome.error is not None
-        _print(outcome.to_json(), outcome, args.format, number, args.cases is not None)
+        _print({**outcome.to_json(), **_source(sources, line)}, outcome, args.format, number,
+               args.cases is not None)
     return 1 if failed else 0
+
+
+def _source(sources: dict[int, str], number: int) -> dict[str, str]:
+    """The ``source`` key (file and line) of a case read from a folder; nothing for one file."""
+    source = sources.get(number)
+    return {"source": source} if source is not None else {}
+
+
+def read_cases(path: str) -> list[tuple[str | None, int, Any]] | str:
+    """Every case of a JSONL file, or of a folder's ``.jsonl`` files (a case a line) and ``.json`` files (a
+    case each), in name order: (where it came from when read from a folder, line, row), or why not.
+
+    A folder of cases is how instructors and dataset scripts often lay out one case per file; numbering
+    the cases in one sequence keeps the output's ``case`` keys unique across files.
+    """
+    from plansight.analyses.syntax.reading import read_text_file
+
+    if not os.path.isdir(path):
+        rows = read_jsonl(path)
+        return rows if isinstance(rows, str) else [(None, line, row) for line, row in rows]
+    cases: list[tuple[str | None, int, Any]] = []
+    for name in sorted(os.listdir(path)):
+        full = os.path.join(path, name)
+        if name.lower().endswith(".jsonl"):
+            rows = read_jsonl(full)
+            if isinstance(rows, str):
+                return rows
+            cases.extend((f"{name}:{line}", line, row) for line, row in rows)
+        elif name.lower().endswith(".json"):
+            read = read_text_file(full)
+            if read.text is None:
+                return f"{full}: {read.failure}"
+            try:
+                cases.append((name, 1, json.loads(read.text)))
+            except json.JSONDecodeError as error:
+                return f"{full}: not JSON ({error.msg})"
+    if not cases:
+        return f"{path}: no .jsonl or .json case files in this folder"
+    return cases
 
 
 def _print(report: dict[str, Any], outcome: Outcome | None, output: str, number: int, batch: bool) -> None:

@@ -87,6 +87,33 @@ def test_truth_batch_of_cases(tmp_path: Path) -> None:
     assert "unknown task `flying`" in lines[3]["error"]
 
 
+def test_truth_folder_of_cases(tmp_path: Path) -> None:
+    """A folder of case files (one case per .json file, or many per .jsonl line) is answered in name
+    order, numbered in one sequence, each answer naming the file (and line) it came from."""
+    folder = project(tmp_path)
+    cases = folder / "cases"
+    cases.mkdir()
+    (cases / "a-state.json").write_text(json.dumps(
+        {"task": "state", "domain": "../domain.pddl", "problem": "../p01.pddl"}))
+    write_jsonl(cases / "b-more.jsonl", [
+        {"task": "applicable", "domain": "../domain.pddl", "problem": "../p01.pddl"},
+        {"task": "tracking", "domain": "../domain.pddl", "problem": "../p01.pddl", "actions": ["(pick-up a)"]},
+    ])
+    (cases / "notes.txt").write_text("not a case")
+    completed = run("truth", "--cases", "cases", "--format", "json", cwd=folder)
+    assert completed.returncode == 1, completed.stderr
+    lines = [json.loads(line) for line in completed.stdout.splitlines()]
+    assert [(line["case"], line["source"]) for line in lines] == [
+        (1, "a-state.json"), (2, "b-more.jsonl:1"), (3, "b-more.jsonl:2")]
+    assert "(on c a)" in lines[0]["atoms"]
+    assert lines[1]["actions"] == ["(pick-up b)", "(unstack c a)"]
+    assert "(clear a) is false" in lines[2]["error"]
+    empty = folder / "empty"
+    empty.mkdir()
+    refused = run("truth", "--cases", "empty", cwd=folder)
+    assert refused.returncode == 2 and "no .jsonl or .json case files" in refused.stderr
+
+
 def test_truth_refuses_what_the_simulator_does_not_handle(tmp_path: Path) -> None:
     (tmp_path / "domain.pddl").write_text("""(define (domain fuel) (:requirements :strips :numeric-fluents)
       (:predicates (moved)) (:functions (fuel))
