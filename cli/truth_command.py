@@ -62,7 +62,8 @@ def run_truth(args: argparse.Namespace) -> int:
         from_folder = os.path.isdir(args.cases)
         # one file: a case is known by its line; a folder: by its place in one sequence, plus its source
         rows = [(number if from_folder else line, row) for number, (_, line, row) in enumerate(cases, 1)]
-        sources = {number: source for number, (source, _, _) in enumerate(cases, 1) if source is not None}
+        sources: dict[int, str] = {
+            number: source for number, (source, _, _) in enumerate(cases, 1) if source is not None}
         reader = relative_reader(os.path.abspath(args.cases) if from_folder
                                  else os.path.dirname(os.path.abspath(args.cases)))
     else:
@@ -79,7 +80,7 @@ def run_truth(args: argparse.Namespace) -> int:
         if args.action is not None:
             row["action"] = args.action
         rows = [(1, row)]
-        sources: dict[int, str] = {}
+        sources = {}
         reader = relative_reader(os.getcwd())
     evaluator = Evaluator()
     failed = False

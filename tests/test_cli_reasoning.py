@@ -97,7 +97,8 @@ def test_truth_folder_of_cases(tmp_path: Path) -> None:
         {"task": "state", "domain": "../domain.pddl", "problem": "../p01.pddl"}))
     write_jsonl(cases / "b-more.jsonl", [
         {"task": "applicable", "domain": "../domain.pddl", "problem": "../p01.pddl"},
-        {"task": "tracking", "domain": "../domain.pddl", "problem": "../p01.pddl", "actions": ["(pick-up a)"]},
+        {"task": "tracking", "domain": "../domain.pddl", "problem": "../p01.pddl",
+         "actions": ["(pick-up a)"]},
     ])
     (cases / "notes.txt").write_text("not a case")
     completed = run("truth", "--cases", "cases", "--format", "json", cwd=folder)
