@@ -9,6 +9,7 @@ error is reported and the rest of the file still reaches the semantic checks.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -140,14 +141,37 @@ class _Run:
         return self.values[-1]
 
     def copy(self) -> _Run:
-        return _Run(self.actions, list(self.states), [_copy_value(v) for v in self.values], list(self.opens))
+        """An independent run in the same state (further feeding of either leaves the other intact)."""
+        return _Snapshot(self).restore()
 
 
-def _copy_value(value: Any) -> Any:
-    # Repetitions are lark Trees whose child lists grow in place; everything else is immutable.
-    if isinstance(value, Tree):
-        return Tree(value.data, [_copy_value(c) for c in value.children])
-    return value
+class _Snapshot:
+    """A run's state frozen in time proportional to its stack depth, not to what the stack holds.
+
+    Repetitions are lark Trees whose child lists only ever grow, by appending, and only while the
+    Tree is on a live stack (lark's left-recursion optimisation hands the list to the next
+    repetition node); everything else on the stack is immutable. So a snapshot shares the values
+    and records how long each Tree's list was: restoring copies just those lists, cut to their
+    recorded length. Copying the values instead cost time quadratic in the file, since a file's
+    snapshots all hold the one growing list of its sections (or plan steps).
+    """
+
+    __slots__ = ("actions", "grown", "opens", "states", "values")
+
+    def __init__(self, run: _Run) -> None:
+        self.actions = run.actions
+        self.states = tuple(run.states)
+        self.values = tuple(run.values)
+        self.opens = tuple(run.opens)
+        self.grown = tuple((i, len(v.children)) for i, v in enumerate(self.values) if isinstance(v, Tree))
+
+    def restore(self) -> _Run:
+        """A live run in the snapshot's state."""
+        values = list(self.values)
+        for i, length in self.grown:
+            tree = values[i]
+            values[i] = Tree(tree.data, tree.children[:length])
+        return _Run(self.actions, list(self.states), values, list(self.opens))
 
 
 _MAX_RECOVERIES = 200
@@ -160,7 +184,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
     diagnostics: list[Diagnostic] = []
     matching = _match(tokens)
     skips: dict[int, tuple[int, bool]] = {}  # form start -> (index after it, replaced by "()")
-    snapshots: list[tuple[int, _Run]] = []
+    snapshots: list[tuple[int, _Snapshot]] = []  # in increasing token index
     run = _Run(actions, [tables.start_state], [], [])
     count = len(tokens)
     index = 0
@@ -191,10 +215,9 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
 
     def replay_to(target: int) -> _Run:
         start_index, start_run = 0, _Run(actions, [tables.start_state], [], [])
-        for snap_index, snap in reversed(snapshots):
-            if snap_index <= target:
-                start_index, start_run = snap_index, snap.copy()
-                break
+        latest = bisect_right(snapshots, target, key=_index_of) - 1
+        if latest >= 0:
+            start_index, start_run = snapshots[latest][0], snapshots[latest][1].restore()
         i = start_index
         while i < target:
             if i in skips:
@@ -215,12 +238,8 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             index = after
             continue
         token = tokens[index]
-        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0) and (
-            tables.rooted or not snapshots or index - snapshots[-1][0] >= max(64, index >> 4)
-        ):
-            # Unrooted files (plans) are one long repetition, which every copy duplicates: spacing
-            # the snapshots geometrically keeps the copying linear in the file's length.
-            snapshots.append((index, run.copy()))
+        if token.kind == LPAR and len(run.opens) == (1 if tables.rooted else 0):
+            snapshots.append((index, _Snapshot(run)))
         if feed(run, index):
             index += 1
             if token.kind == RPAR and not run.opens:
@@ -268,7 +287,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
                 attempt = empty
                 skips[opener] = (after, True)
             run = attempt
-            snapshots = [s for s in snapshots if s[0] < opener]
+            del snapshots[bisect_left(snapshots, opener, key=_index_of):]
             index = after
             recovered = True
             break
@@ -281,7 +300,7 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
             if resume is not None and resume > item_start:
                 skips[item_start] = (resume, False)
                 run, index, recovered = clean, resume, True
-                snapshots = [s for s in snapshots if s[0] < item_start]
+                del snapshots[bisect_left(snapshots, item_start, key=_index_of):]
         if not recovered:
             return None, diagnostics
     try:
@@ -298,6 +317,10 @@ def _stray_before_root(stray: list[Token], error: Diagnostic) -> Diagnostic:
     span = Span(stray[0].start, stray[-1].end)
     return make("syntax-error", f"{error.message} Everything before the first `(` is ignored; the rest of "
                 "the file is still read.", span)
+
+
+def _index_of(snapshot: tuple[int, _Snapshot]) -> int:
+    return snapshot[0]
 
 
 def _feed_empty_form(run: _Run, at: Token) -> bool:
