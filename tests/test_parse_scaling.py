@@ -4,13 +4,13 @@ state does not grow with the square of the file."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
-from lark import Tree
 
 from plansight.analyses.model.pddl import Domain
 from plansight.analyses.syntax import lalr
+from plansight.analyses.syntax.lalr import Node
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
 
@@ -43,31 +43,36 @@ def test_broken_steps_late_in_a_long_plan_keep_every_step_once() -> None:
     assert [s.action.text for s in result.plan.steps] == [f"a{i}" for i in range(count)]
 
 
-class _IsTree(type):
+class _IsNode(type):
     def __instancecheck__(cls, instance: Any) -> bool:
-        return isinstance(instance, Tree)
+        return isinstance(instance, Node)
 
 
-class _CountingTree(metaclass=_IsTree):
-    """Stands in for lark's Tree in the driver: builds real Trees and counts the children copied."""
+class _CountingNode(metaclass=_IsNode):
+    """Stands in for the driver's Node: builds real Nodes and counts the children copied into new lists
+    (a repetition growing its list in place hands the same list on, which copies nothing)."""
 
-    copied = 0
+    given = 0
+    lists: ClassVar[dict[int, list[Any]]] = {}  # by id, kept alive so that no id is reused
 
-    def __new__(cls, data: str, children: list[Any], meta: Any = None) -> Any:  # type: ignore[misc]
-        _CountingTree.copied += len(children)
-        return Tree(data, children, meta)
+    def __new__(cls, data: str, children: list[Any]) -> Any:  # type: ignore[misc]
+        if id(children) not in _CountingNode.lists:
+            _CountingNode.lists[id(children)] = children
+            _CountingNode.given += len(children)
+        return Node(data, children)
 
 
 def _copied_children(text: str) -> int:
-    _CountingTree.copied = 0
+    _CountingNode.given = 0
+    _CountingNode.lists = {}
     parse_pddl(text)
-    return _CountingTree.copied
+    return _CountingNode.given
 
 
 def test_recovery_copies_parser_state_in_linear_work(monkeypatch: pytest.MonkeyPatch) -> None:
     # Every section gets a snapshot; copying the stack's growing list of sections for each one made
-    # a 1 MB grounded domain take seconds. Restoring a snapshot may copy that list once per recovery.
-    monkeypatch.setattr(lalr, "Tree", _CountingTree)
+    # a 1 MB grounded domain take seconds. Restoring a snapshot may copy that list once per recovery;
+    monkeypatch.setattr(lalr, "Node", _CountingNode)
     small = _copied_children(grounded_domain(500, {490}))
     large = _copied_children(grounded_domain(2000, {1990}))
     assert 0 < large <= 5 * small

@@ -1,10 +1,11 @@
 """Every private or undocumented part of lark and pygls that plansight relies on, checked by name.
 
-``plansight.analyses.syntax.lalr`` drives lark's LALR(1) tables itself (lark's ``parse`` stops at the
-first error) and ``plansight.server.json_protocol`` replaces pygls's private send method with a faster
-encoder. Neither is covered by the libraries' compatibility promises, so an upgrade may move them in a
-minor release. Each check below names one internal and the module of ours that uses it: when an upgrade
-breaks one, the failure says which and where, instead of surfacing as a wrong parse or a silent client.
+``plansight.analyses.syntax.lalr`` drives lark's LALR(1) tables itself, as ``lalr_compile`` extracts
+them (lark's ``parse`` stops at the first error) and ``plansight.server.json_protocol`` replaces
+pygls's private send method with a faster encoder. Neither is covered by the libraries' compatibility
+promises, so an upgrade may move them in a minor release. Each check below names one internal and the
+module of ours that uses it: when an upgrade breaks one, the failure says which and where, instead of
+surfacing as a wrong parse or a silent client.
 
 When one fails: find where the new release moved the part, adapt the named module, and update its
 comment listing the pinned internals together with the check here. ``pyproject.toml`` bounds both
@@ -25,12 +26,11 @@ import pytest
 from lark import Lark
 from lark.lexer import Lexer
 
-from plansight.analyses.syntax.build_model import ModelBuilder
-from plansight.analyses.syntax.lalr import _NoLexer
+from plansight.analyses.syntax.lalr_compile import no_lexer
 from plansight.grammar import grammar_text
 from plansight.server.json_protocol import FastJsonProtocol
 
-LALR = "plansight.analyses.syntax.lalr"
+LALR = "plansight.analyses.syntax.lalr_compile"
 JSON_PROTOCOL = "plansight.server.json_protocol"
 APP = "plansight.server.app"
 DOCUMENT_TEXT = "plansight.server.document_text"
@@ -48,9 +48,8 @@ class Pin:
 
 @cache
 def _lark() -> Lark:
-    """The parser built exactly as ``build_tables`` builds it, on the largest of the three grammars."""
-    return Lark(grammar_text("pddl"), parser="lalr", lexer=_NoLexer, transformer=ModelBuilder(),
-                start="start")
+    """The parser built exactly as ``compile_grammar`` builds it, on the largest of the three grammars."""
+    return Lark(grammar_text("pddl"), parser="lalr", lexer=no_lexer(), start="start")
 
 
 def _inner() -> Any:
@@ -70,9 +69,9 @@ def _accepts(function: Any, *arguments: Any) -> None:
 
 
 def _custom_lexer_class() -> None:
-    assert issubclass(_NoLexer, Lexer)
+    assert issubclass(no_lexer(), Lexer)
     assert set(Lexer.__abstractmethods__) <= {"lex"}, f"new abstract methods: {Lexer.__abstractmethods__}"
-    _accepts(_NoLexer, object())  # lark instantiates the lexer class with its LexerConf
+    _accepts(no_lexer(), object())  # lark instantiates the lexer class with its LexerConf
     assert isinstance(_lark(), Lark)
 
 
@@ -86,7 +85,7 @@ def _frontend_chain() -> None:
 
 def _parser_tables() -> None:
     inner = _inner()
-    assert hasattr(inner, "parse_table") and hasattr(inner, "callbacks")
+    assert hasattr(inner, "parse_table")
 
 
 def _parse_table_shape() -> None:
@@ -126,13 +125,21 @@ def _reduce_argument_is_a_rule() -> None:
         assert isinstance(rule.origin.name, str), rule.origin
 
 
-def _callbacks_by_rule() -> None:
+def _rule_options() -> None:
     module = _lalr_analysis()
-    inner = _inner()
-    for row in inner.parse_table.states.values():
-        for action, rule in row.values():
-            if action is module.Reduce:
-                _accepts(inner.callbacks[rule], [])  # called with the list of the rule's children
+    assert isinstance(_lark().options.maybe_placeholders, bool)
+    rules = {arg for row in _inner().parse_table.states.values()
+             for action, arg in row.values() if action is module.Reduce}
+    for rule in rules:
+        assert rule.alias is None or isinstance(rule.alias, str), rule
+        options = rule.options
+        for flag in ("expand1", "keep_all_tokens"):
+            assert isinstance(getattr(options, flag), bool), (rule, flag)
+        assert options.template_source is None or isinstance(options.template_source, str)
+        assert options.empty_indices is None or all(isinstance(b, bool) for b in options.empty_indices)
+        for symbol in rule.expansion:
+            assert isinstance(symbol.name, str) and isinstance(symbol.is_term, bool), symbol
+            assert not symbol.is_term or isinstance(symbol.filter_out, bool), symbol
 
 
 def _goto_after_reduce() -> None:
@@ -333,14 +340,15 @@ PINS = [
     Pin("lark.lexer.Lexer: a class passed as Lark(lexer=...) is instantiated with its LexerConf", LALR,
         _custom_lexer_class),
     Pin("Lark.parser.parser.parser: ParsingFrontend -> LALR_Parser -> _Parser", LALR, _frontend_chain),
-    Pin("lark.parsers.lalr_parser._Parser.parse_table and .callbacks", LALR, _parser_tables),
+    Pin("lark.parsers.lalr_parser._Parser.parse_table", LALR, _parser_tables),
     Pin("lark ParseTable.states / .start_states / .end_states: dicts keyed by state and symbol name", LALR,
         _parse_table_shape),
     Pin("lark.parsers.lalr_analysis.Shift and Reduce: the only actions, compared by identity", LALR,
         _shift_and_reduce),
     Pin("lark table (Shift, arg): arg is the next state", LALR, _shift_argument_is_a_state),
     Pin("lark table (Reduce, rule): rule.expansion and rule.origin.name", LALR, _reduce_argument_is_a_rule),
-    Pin("lark _Parser.callbacks[rule](children: list)", LALR, _callbacks_by_rule),
+    Pin("lark rule.alias, .options (expand1, keep_all_tokens, template_source, empty_indices), expansion "
+        "symbols' name, is_term, filter_out, and Lark.options.maybe_placeholders", LALR, _rule_options),
     Pin("lark goto: states[state][rule.origin.name] is (Shift, next state)", LALR, _goto_after_reduce),
     Pin("lark end-of-input terminal '$END'", LALR, _end_terminal),
     Pin("lark terminal names are upper case, rule names are not", LALR, _terminals_are_upper_case),

@@ -16,8 +16,6 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from typing import Any
 
-from lark import Transformer
-
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import (
@@ -151,8 +149,8 @@ def _section(children: Children, payload: Any) -> Section:
     return Section(children[1], payload, _span(children))
 
 
-class ModelBuilder(Transformer):  # type: ignore[type-arg]
-    """The callbacks lark calls on each reduction of ``grammar/pddl.lark``, one method per rule; each returns
+class ModelBuilder:
+    """The callbacks run on each reduction of ``grammar/pddl.lark``, one method per rule; each returns
     the model node for its form, so the finished parse is the Domain or Problem itself.
     """
 

@@ -1,4 +1,5 @@
-"""Drives lark's LALR(1) tables token by token, with keyword resolution and error recovery.
+"""Drives the LALR(1) tables lark computes for our grammars (compiled ahead of time by :mod:`.lalr_compile`)
+token by token, with keyword resolution and error recovery.
 
 lark's own ``parse`` stops at the first error. We feed tokens ourselves so that we can (1) decide
 whether a word is a keyword from the parser state (``at`` is a predicate in ``(at ?t ?l)`` and a
@@ -14,35 +15,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from lark import Lark, Transformer, Tree
-from lark.lexer import Lexer
-from lark.parsers.lalr_analysis import Shift
-
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
+from plansight.analyses.syntax.lalr_compile import compile_grammar, load_compiled
 from plansight.analyses.syntax.lexer import LPAR, RPAR, Token
-from plansight.grammar import grammar_text
-
-# Pinned lark internals (not covered by lark's compatibility promise; each one is checked by name in
-# tests/test_pinned_internals.py, so an upgrade that moves one fails there, not as a wrong parse):
-# * a ``lark.lexer.Lexer`` subclass passed as ``Lark(lexer=...)`` is instantiated with its LexerConf;
-# * ``Lark.parser.parser.parser``: ParsingFrontend -> LALR_Parser -> ``_Parser``, whose ``parse_table``
-#   (``states``, ``start_states``, ``end_states``) and ``callbacks`` (keyed by rule) we read;
-# * ``lark.parsers.lalr_analysis.Shift``/``Reduce`` are the only actions, compared by identity; a Shift
-#   carries the next state, a Reduce a rule with ``expansion`` and ``origin.name``, whose callback takes
-#   the list of children; the goto after a reduce is the Shift entry under ``rule.origin.name``;
-# * the end-of-input terminal is ``$END`` and terminal names are upper case.
-
-
-class _NoLexer(Lexer):
-    """Placeholder: tokens come from plansight's own lexer."""
-
-    def __init__(self, conf: Any) -> None:
-        pass
-
-    def lex(self, *args: Any) -> Any:  # pragma: no cover - never called
-        raise NotImplementedError
 
 
 class _Reject(Exception):
@@ -52,9 +29,27 @@ class _Reject(Exception):
 Action = tuple[bool, Any]  # (True, next state) to shift; (False, (size, rule name, callback)) to reduce
 
 
+class Node:
+    """What a rule without a builder method makes: a ``_rule`` or a repetition, whose children the
+    enclosing rule splices into its own (so no Node ever reaches a model).
+
+    A repetition's list of children grows in place, by appending, while it is on the parser's stack:
+    the next repetition node takes the list over instead of copying it (see :class:`_Snapshot`).
+    """
+
+    __slots__ = ("children", "data")
+
+    def __init__(self, data: str, children: list[Any]) -> None:
+        self.data = data
+        self.children = children
+
+    def __repr__(self) -> str:
+        return f"Node({self.data!r}, {self.children!r})"
+
+
 @dataclass(frozen=True)
 class Tables:
-    """lark's LALR(1) tables, flattened into plain dicts for a tight driver loop."""
+    """LALR(1) tables as plain dicts for a tight driver loop, with the callbacks that build the model."""
 
     actions: dict[Any, dict[str, Action]]
     start_state: Any
@@ -66,27 +61,65 @@ class Tables:
 
 def build_tables(
     grammar: str,
-    transformer: Transformer,  # type: ignore[type-arg]
+    builder: object,
     resolve: Callable[[Token, Mapping[str, Any]], str],
     describe: Callable[[str], str],
     rooted: bool,
 ) -> Tables:
-    """Build lark's LALR(1) tables for ``grammar`` once and flatten them for :func:`parse`; ``transformer``
-    builds the model on each reduction, ``resolve`` picks a token's terminal from the parser state and
-    ``describe`` names terminals in error messages.
+    """The tables of ``grammar`` (compiled ahead of time, see :mod:`.lalr_compile`) ready for :func:`parse`;
+    ``builder``'s methods, named after the rules, build the model on each reduction, ``resolve`` picks a
+    token's terminal from the parser state and ``describe`` names terminals in error messages.
     """
-    lark = Lark(grammar_text(grammar), parser="lalr", lexer=_NoLexer, transformer=transformer, start="start")
-    inner = lark.parser.parser.parser  # ParsingFrontend -> LALR_Parser -> _Parser
-    table, callbacks = inner.parse_table, inner.callbacks
+    compiled = load_compiled(grammar) or compile_grammar(grammar)
+    reductions = [
+        (size, origin, _callback(builder, name, expand1, keep))
+        for size, origin, name, expand1, keep in compiled["rules"]
+    ]
     actions: dict[Any, dict[str, Action]] = {}
-    for state, row in table.states.items():
-        actions[state] = {
-            symbol: (True, arg)
-            if action is Shift
-            else (False, (len(arg.expansion), arg.origin.name, callbacks[arg]))
-            for symbol, (action, arg) in row.items()
+    for state, row in compiled["states"].items():
+        actions[int(state)] = {
+            symbol: (True, target) if target >= 0 else (False, reductions[-1 - target])
+            for symbol, target in row.items()
         }
-    return Tables(actions, table.start_states["start"], table.end_states["start"], resolve, describe, rooted)
+    return Tables(actions, compiled["start"], compiled["end"], resolve, describe, rooted)
+
+
+def _callback(
+    builder: object, name: str, expand1: bool, keep: list[list[Any]] | None
+) -> Callable[[list[Any]], Any]:
+    """The function a reduction by one rule calls with the rule's children, as lark's tree builder would
+    make it: keep and splice children, pass a single child up for ``?rule``, then build."""
+    method: Callable[[list[Any]], Any] | None = getattr(builder, name, None)
+    build: Callable[[list[Any]], Any]
+    if method is not None:
+        build = method
+    else:
+
+        def build(children: list[Any]) -> Any:
+            return Node(name, children)
+
+    if expand1:
+        make_node = build
+
+        def build(children: list[Any]) -> Any:
+            return children[0] if len(children) == 1 else make_node(children)
+
+    if keep is None:
+        return build
+    kept = [(index, splice) for index, splice in keep]
+
+    def filtered(children: list[Any]) -> Any:
+        out: list[Any] = []
+        for index, splice in kept:
+            if not splice:
+                out.append(children[index])
+            elif out:
+                out += children[index].children
+            else:
+                out = children[index].children  # a left-recursive repetition grows its list in place
+        return build(out)
+
+    return filtered
 
 
 class _Run:
@@ -148,10 +181,10 @@ class _Run:
 class _Snapshot:
     """A run's state frozen in time proportional to its stack depth, not to what the stack holds.
 
-    Repetitions are lark Trees whose child lists only ever grow, by appending, and only while the
-    Tree is on a live stack (lark's left-recursion optimisation hands the list to the next
-    repetition node); everything else on the stack is immutable. So a snapshot shares the values
-    and records how long each Tree's list was: restoring copies just those lists, cut to their
+    Repetitions are Nodes whose child lists only ever grow, by appending, and only while the
+    Node is on a live stack (a left-recursive repetition hands its list to the next repetition
+    node); everything else on the stack is immutable. So a snapshot shares the values
+    and records how long each Node's list was: restoring copies just those lists, cut to their
     recorded length. Copying the values instead cost time quadratic in the file, since a file's
     snapshots all hold the one growing list of its sections (or plan steps).
     """
@@ -163,14 +196,14 @@ class _Snapshot:
         self.states = tuple(run.states)
         self.values = tuple(run.values)
         self.opens = tuple(run.opens)
-        self.grown = tuple((i, len(v.children)) for i, v in enumerate(self.values) if isinstance(v, Tree))
+        self.grown = tuple((i, len(v.children)) for i, v in enumerate(self.values) if isinstance(v, Node))
 
     def restore(self) -> _Run:
         """A live run in the snapshot's state."""
         values = list(self.values)
         for i, length in self.grown:
             tree = values[i]
-            values[i] = Tree(tree.data, tree.children[:length])
+            values[i] = Node(tree.data, tree.children[:length])
         return _Run(self.actions, list(self.states), values, list(self.opens))
 
 

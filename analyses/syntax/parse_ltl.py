@@ -17,8 +17,6 @@ from dataclasses import dataclass, replace
 from functools import cache
 from typing import Any
 
-from lark import Transformer
-
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, capped, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import (
@@ -92,7 +90,7 @@ def lex_ltl(text: str) -> tuple[list[Token], list[Token]]:
     return tokens, bad
 
 
-class _Builder(Transformer):  # type: ignore[type-arg]
+class _Builder:
     def start(self, children: list[Any]) -> LtlFormula:
         return children[0]  # type: ignore[no-any-return]
 

@@ -12,8 +12,6 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from lark import Transformer
-
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, capped, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Number, Plan, PlanStep
@@ -23,7 +21,7 @@ from plansight.analyses.syntax.lexer import BAD, LPAR, RPAR, Token, invalid_char
 from plansight.analyses.syntax.parens import stray_close_paren
 
 
-class _PlanBuilder(Transformer):  # type: ignore[type-arg]
+class _PlanBuilder:
     def start(self, children: list[Any]) -> tuple[PlanStep, ...]:
         return tuple(children)
 
