@@ -6,28 +6,38 @@ server."""
 from __future__ import annotations
 
 import argparse
+import importlib
 import os
 import sys
 from collections.abc import Sequence
 
 from plansight import __version__
 from plansight.batch_gc import collector_off
-from plansight.codes_command import add_codes_parser
-from plansight.equiv_command import add_equiv_parser
-from plansight.evaluate_command import add_evaluate_parser
-from plansight.format_command import add_format_parser
-from plansight.grade_command import add_grade_parser
-from plansight.iou_command import add_iou_parser
-from plansight.lint_command import add_lint_parser
-from plansight.ltl_command import add_ltl_parser
-from plansight.model_command import add_model_parser
-from plansight.plan_command import add_plan_parser
-from plansight.solve_command import add_solve_parser
-from plansight.truth_command import add_truth_parser
+
+# Each command's options live in its own module, which this module imports only for the command being run
+# (or every one for the top-level help): a command module may need heavy imports at its top, and
+# `plansight lint small.pddl` should not pay for `format` or `grade` (docs/cli.md lists the commands).
+_COMMANDS = {
+    "lint": "plansight.lint_command:add_lint_parser",
+    "serve": "plansight.main:_add_serve_parser",
+    "codes": "plansight.codes_command:add_codes_parser",
+    "ltl": "plansight.ltl_command:add_ltl_parser",
+    "format": "plansight.format_command:add_format_parser",
+    "equiv": "plansight.equiv_command:add_equiv_parser",
+    "grade": "plansight.grade_command:add_grade_parser",
+    "evaluate": "plansight.evaluate_command:add_evaluate_parser",
+    "plan": "plansight.plan_command:add_plan_parser",
+    "truth": "plansight.truth_command:add_truth_parser",
+    "iou": "plansight.iou_command:add_iou_parser",
+    "model": "plansight.model_command:add_model_parser",
+    "solve": "plansight.solve_command:add_solve_parser",
+}
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The ``plansight`` argument parser with every subcommand registered."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The ``plansight`` argument parser with every subcommand registered, or just ``only`` (a command the
+    command line names first, which is all that parsing it needs).
+    """
     parser = argparse.ArgumentParser(
         prog="plansight", description=__doc__,
         epilog="Run `plansight COMMAND --help` for what a command does and its options. Exit codes: "
@@ -35,9 +45,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"plansight {__version__}")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    for name, target in _COMMANDS.items():
+        if only is None or name == only:
+            module, function = target.split(":")
+            getattr(importlib.import_module(module), function)(sub)
+    return parser
 
-    add_lint_parser(sub)
 
+def _add_serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     serve = sub.add_parser(
         "serve", help="run the language server for editors (stdio by default)",
         description="Run the plansight language server, which gives any LSP editor diagnostics as you "
@@ -45,24 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     serve.add_argument("--tcp", metavar="HOST:PORT", help="listen on TCP instead of stdio")
     serve.add_argument("--stdio", action="store_true", help="use stdio (the default; accepted for editors)")
 
-    add_codes_parser(sub)
-    add_ltl_parser(sub)
-    add_format_parser(sub)
-    add_equiv_parser(sub)
-    add_grade_parser(sub)
-    add_evaluate_parser(sub)
-    add_plan_parser(sub)
-    add_truth_parser(sub)
-    add_iou_parser(sub)
-    add_model_parser(sub)
-    add_solve_parser(sub)
-    return parser
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code; a closed output pipe or Ctrl-C ends it quietly."""
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    first = arguments[0] if arguments else None
+    parser = build_parser(first if first in _COMMANDS else None)
+    args = parser.parse_args(arguments)
     try:
         if args.command == "serve":  # a long-lived process: the server decides per worker thread
             return _dispatch(parser, args)

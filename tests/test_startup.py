@@ -1,0 +1,40 @@
+"""`plansight lint` starts fast: it imports neither the language server's libraries nor lark (whose
+grammar tables are compiled ahead of time) nor any other heavy library the lint does not need, which
+would cost more than linting a small file."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+EXAMPLES = ROOT / "examples"
+NOT_FOR_LINT = ("lsprotocol", "pygls", "lark", "networkx", "rustworkx", "nltk", "unified_planning", "cattrs")
+
+
+def _imported_by(*argv: str) -> set[str]:
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "plansight", *argv],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+    )
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    lines = [line for line in result.stderr.splitlines() if line.startswith("import time:")]
+    assert lines, "python -X importtime reported nothing"
+    return {line.rsplit("|", 1)[1].strip().split(".")[0] for line in lines}
+
+
+def test_lint_imports_no_server_library_and_no_lark() -> None:
+    files = [EXAMPLES / "blocksworld" / name for name in ("domain.pddl", "p01.pddl", "p01.plan")]
+    files += sorted((EXAMPLES / "ltl").glob("*.ltl"))[:2]
+    imported = _imported_by("lint", *map(str, files))
+    assert "plansight" in imported
+    assert not imported & set(NOT_FOR_LINT), sorted(imported & set(NOT_FOR_LINT))
+
+
+def test_a_broken_file_is_reported_without_lark_too() -> None:
+    broken = EXAMPLES / "llm-mistakes"
+    imported = _imported_by("lint", "--format", "json", str(broken))
+    assert not imported & set(NOT_FOR_LINT), sorted(imported & set(NOT_FOR_LINT))
