@@ -23,13 +23,14 @@ ACTION_SECTIONS = frozenset(":action :durative-action :process :event".split())
 
 
 class _Opener:
-    __slots__ = ("head", "indent", "line_start", "token")
+    """An open ``(``; where it stands on its line is worked out only if a missing ``)`` needs placing."""
 
-    def __init__(self, token: Token, head: str, line_start: bool, indent: int) -> None:
+    __slots__ = ("head", "index", "token")
+
+    def __init__(self, token: Token, head: str, index: int) -> None:
         self.token = token
         self.head = head
-        self.line_start = line_start
-        self.indent = indent
+        self.index = index
 
 
 def _line_info(tokens: list[Token], index: int, lines: LineIndex) -> tuple[bool, int]:
@@ -67,8 +68,14 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
     diagnostics: list[Diagnostic] = []
     stack: list[_Opener] = []
 
-    lines = LineIndex(text)
+    line_index: LineIndex | None = None
     unclosed = strays = 0
+
+    def lines() -> LineIndex:
+        nonlocal line_index
+        if line_index is None:
+            line_index = LineIndex(text)
+        return line_index
 
     def close(reason: str) -> None:
         nonlocal unclosed
@@ -81,7 +88,7 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
         diagnostics.append(
             make(
                 "unclosed-paren",
-                f"{_describe(opener, lines)} is not closed: add `)` {reason}.",
+                f"{_describe(opener, lines())} is not closed: add `)` {reason}.",
                 Span(opener.token.start, opener.token.end),
                 related=(),
                 data=(("insert", str(at)),),
@@ -99,7 +106,7 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
         diagnostics.append(
             make(
                 "unexpected-close-paren",
-                f"This `)` closes {_describe(section, lines)} but {why}: remove it.",
+                f"This `)` closes {_describe(section, lines())} but {why}: remove it.",
                 Span(extra.start, extra.end),
             )
         )
@@ -121,18 +128,14 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
                     close(f"before `({head}` (a section must sit directly inside `(define`)")
                     budget -= 1
             elif budget > 0 and len(stack) > 1:
-                first, indent = _line_info(tokens, index, lines)
-                while (
-                    first
-                    and budget > 0
-                    and len(stack) > 1
-                    and stack[-1].line_start
-                    and stack[-1].indent >= indent
-                ):
+                first, indent = _line_info(tokens, index, lines())
+                while first and budget > 0 and len(stack) > 1:
+                    opener_first, opener_indent = _line_info(tokens, stack[-1].index, lines())
+                    if not (opener_first and opener_indent >= indent):
+                        break
                     close("before this line (its indentation says the form ended)")
                     budget -= 1
-            first, indent = _line_info(tokens, index, lines)
-            stack.append(_Opener(token, head, first, indent))
+            stack.append(_Opener(token, head, index))
             out.append(token)
         elif kind == RPAR:
             if not stack:
