@@ -93,7 +93,7 @@ class Token:
 
     def name(self) -> Name:
         """The token as a model Name, keeping its spelling and position."""
-        return Name(self.text.lower(), self.text, Span(self.start, self.end))
+        return Name(_key(self.text), self.text, Span(self.start, self.end))
 
 
 _PDDL_TOKEN = re.compile(
@@ -193,13 +193,13 @@ def _extend_names(tokens: list[Token], word: str, start: int, end: int) -> bool:
         return False
     if last.kind == NAMES:
         names: list[Name] = last.value  # type: ignore[assignment]
-        names.append(_new_name(word.lower(), word, _new_span(Span, (start, end))))
+        names.append(_new_name(_key(word), word, _new_span(Span, (start, end))))
         last.end = end
         return True
     if last.kind == WORD and (len(tokens) < 2 or tokens[-2].kind not in (DASH, LPAR)):
         # two names in a row (and the first is not the type after `-`): start a run
-        first = _new_name(last.text.lower(), last.text, _new_span(Span, (last.start, last.end)))
-        second = _new_name(word.lower(), word, _new_span(Span, (start, end)))
+        first = _new_name(_key(last.text), last.text, _new_span(Span, (last.start, last.end)))
+        second = _new_name(_key(word), word, _new_span(Span, (start, end)))
         tokens[-1] = Token(NAMES, "", last.start, end, [first, second])
         return True
     return False
@@ -257,6 +257,12 @@ _set_predicate, _set_args, _set_atom_span = (_slot_setter(Atom, f) for f in ("pr
 _new_span = tuple.__new__
 
 
+def _key(text: str) -> str:
+    """A name's case-folded key; the spelling itself when that is already lower case, which saves a string
+    per name (the model of a large problem is mostly names)."""
+    return text if text.islower() else text.lower()
+
+
 def _new_name(key: str, text: str, span: Span) -> Name:
     name = _new(Name)
     _set_key(name, key)
@@ -279,12 +285,16 @@ def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
     match = _SIMPLE_ATOM.match
     find = text.find
     heads = FORMULA_HEADS
+    spellings: dict[str, tuple[str, str]] = {}  # a predicate's spelling -> one shared (spelling, key)
     while True:
         m = match(text, pos)
         if m is None:
             return facts, pos
         head, args_text = m.group(1, 2)
-        head_key = head.lower()
+        shared = spellings.get(head)
+        if shared is None:
+            shared = spellings[head] = (head, _key(head))
+        head, head_key = shared
         if head_key in heads:
             return facts, pos
         head_start = m.start(1)
@@ -293,7 +303,7 @@ def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
         for arg in args_text.split():
             at = find(arg, at)
             end = at + len(arg)
-            args.append(_new_name(arg.lower(), arg, _new_span(Span, (at, end))))
+            args.append(_new_name(_key(arg), arg, _new_span(Span, (at, end))))
             at = end
         end = m.end()
         paren = text.rfind("(", m.start(), head_start)  # a comment before the atom may hold a `(`
