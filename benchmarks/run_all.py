@@ -16,8 +16,8 @@ def main() -> int:
     out = HERE / ".work"
     out.mkdir(exist_ok=True)
     status = 0
-    scripts = ("parse_throughput.py", "lsp_latency.py", "lsp_requests.py", "simulate_throughput.py",
-               "equivalence_bench.py")
+    scripts = ("parse_throughput.py", "startup_and_scale.py", "lsp_latency.py", "lsp_requests.py",
+               "simulate_throughput.py", "equivalence_bench.py")
     for script in scripts:
         print(f"== {script}", flush=True)
         result = subprocess.run(

@@ -123,3 +123,35 @@ def generated_pairs(sizes: tuple[int, ...]) -> list[Pair]:
         problem.write_text(blocksworld_problem(size))
         pairs.append(Pair(f"generated/{problem.name}", domain, problem))
     return pairs
+
+
+def grounded_domain(target_bytes: int, seed: int = 11) -> str:
+    """A STRIPS domain of about ``target_bytes`` with every parameter grounded into the action names, like
+    the grounded IPC domains (trucks, logistics) that planners' preprocessors write out: thousands of
+    parameterless actions over thousands of nullary predicates, each with a few preconditions and effects.
+    """
+    rng = random.Random(seed)
+    per_action = 190  # bytes of one drive action plus its share of the predicates, roughly
+    trucks = 3
+    locations = max(4, round((target_bytes / per_action / trucks / 0.9) ** 0.5))
+    links = [(a, b) for a in range(locations) for b in range(locations) if a != b and rng.random() < 0.9]
+    predicates = [f"(at-truck{t}-l{a})" for t in range(trucks) for a in range(locations)]
+    predicates += [f"(visited-l{a})" for a in range(locations)]
+    actions = []
+    for t in range(trucks):
+        for a, b in links:
+            actions.append(
+                f"  (:action drive-truck{t}-l{a}-l{b}\n"
+                "    :parameters ()\n"
+                f"    :precondition (and (at-truck{t}-l{a}) (road-l{a}-l{b}))\n"
+                f"    :effect (and (at-truck{t}-l{b}) (visited-l{b}) (not (at-truck{t}-l{a}))))"
+            )
+    predicates += [f"(road-l{a}-l{b})" for a, b in links]
+    return "\n".join([
+        "(define (domain grounded-trucks)",
+        "  (:requirements :strips)",
+        "  (:predicates " + " ".join(predicates) + ")",
+        *actions,
+        ")",
+        "",
+    ])
