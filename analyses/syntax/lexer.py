@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.pddl import Atom, Name
+from plansight.analyses.model.pddl import Atom, Formula, Name, Not
 from plansight.analyses.syntax.lexical import COMMENT, NAME_END, STRICT_NAME
 from plansight.analyses.syntax.lexical import NAME as _NAME
 
@@ -117,6 +117,11 @@ _PDDL_TOKEN = re.compile(
 # commented-out atom as a fact.
 _SIMPLE_ATOM = re.compile(
     r"(?:\s|" + COMMENT + r"(?![^\r\n]))*\(\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*\)"
+)
+# `(not (atom))`, the delete effects of every grounded action: read in the same step as the atoms around it.
+_NEGATED_ATOM = re.compile(
+    r"(?:\s|;[^\n]*(?![^\n]))*\(\s*((?i:not))\s*\(\s*([A-Za-z][A-Za-z0-9_\-]*)((?:\s+[A-Za-z][A-Za-z0-9_\-]*)*)"
+    r"\s*(\))\s*\)"
 )
 _INIT_KEYWORD = re.compile(r"\s*:init" + NAME_END, re.IGNORECASE)
 # Words that start a non-atomic formula where an init element may stand; an atom-shaped form headed
@@ -279,42 +284,59 @@ def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
     return atom
 
 
-def _scan_facts(text: str, pos: int) -> tuple[list[Atom], int]:
-    facts: list[Atom] = []
+def _scan_facts(text: str, pos: int) -> tuple[list[Formula], int]:
+    facts: list[Formula] = []
     append = facts.append
     match = _SIMPLE_ATOM.match
-    find = text.find
-    heads = FORMULA_HEADS
+    negated = _NEGATED_ATOM.match
     spellings: dict[str, tuple[str, str]] = {}  # a predicate's spelling -> one shared (spelling, key)
     while True:
         m = match(text, pos)
+        if m is not None:
+            atom = _atom(text, m, 1, m.end(), spellings)
+            if atom is None:
+                return facts, pos
+            append(atom)
+            pos = m.end()
+            continue
+        m = negated(text, pos)
         if m is None:
             return facts, pos
-        head, args_text = m.group(1, 2)
-        shared = spellings.get(head)
-        if shared is None:
-            shared = spellings[head] = (head, _key(head))
-        head, head_key = shared
-        if head_key in heads:
+        atom = _atom(text, m, 2, m.end(4), spellings)
+        if atom is None:
             return facts, pos
-        head_start = m.start(1)
-        at = m.start(2)
-        args = []
-        for arg in args_text.split():
-            at = find(arg, at)
-            end = at + len(arg)
-            args.append(_new_name(_key(arg), arg, _new_span(Span, (at, end))))
-            at = end
-        end = m.end()
-        paren = text.rfind("(", m.start(), head_start)  # a comment before the atom may hold a `(`
-        append(
-            _new_atom(
-                _new_name(head_key, head, _new_span(Span, (head_start, head_start + len(head)))),
-                tuple(args),
-                _new_span(Span, (paren, end)),
-            )
-        )
-        pos = end
+        paren = text.rfind("(", m.start(), m.start(1))  # a comment before the form may hold a `(`
+        append(Not(atom, _new_span(Span, (paren, m.end()))))
+        pos = m.end()
+
+
+def _atom(
+    text: str, m: re.Match[str], group: int, end: int, spellings: dict[str, tuple[str, str]]
+) -> Atom | None:
+    """The atom whose predicate is ``m``'s ``group`` and arguments the next group, ending at ``end``; None
+    when the predicate is a formula's keyword (``(and)`` is no atom)."""
+    head, args_text = m.group(group, group + 1)
+    shared = spellings.get(head)
+    if shared is None:
+        shared = spellings[head] = (head, _key(head))
+    head, head_key = shared
+    if head_key in FORMULA_HEADS:
+        return None
+    head_start = m.start(group)
+    at = m.start(group + 1)
+    find = text.find
+    args = []
+    for arg in args_text.split():
+        at = find(arg, at)
+        arg_end = at + len(arg)
+        args.append(_new_name(_key(arg), arg, _new_span(Span, (at, arg_end))))
+        at = arg_end
+    paren = text.rfind("(", m.start(), head_start)  # a comment before the atom may hold a `(`
+    return _new_atom(
+        _new_name(head_key, head, _new_span(Span, (head_start, head_start + len(head)))),
+        tuple(args),
+        _new_span(Span, (paren, end)),
+    )
 
 
 _PLAN_TOKEN = re.compile(
