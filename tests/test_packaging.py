@@ -47,6 +47,7 @@ def test_wheel_has_only_the_plansight_namespace(wheel: Path) -> None:
     }
     assert top_level == {"plansight"}
     assert "plansight/grammar/pddl.lark" in names
+    assert "plansight/analyses/syntax/pddl.tables.json" in names  # start-up needs no lark
     assert "plansight/analyses/model/pddl.py" in names
     assert "plansight/server/__init__.py" in names
 
