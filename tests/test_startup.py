@@ -5,6 +5,7 @@ would cost more than linting a small file."""
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -38,3 +39,15 @@ def test_a_broken_file_is_reported_without_lark_too() -> None:
     broken = EXAMPLES / "llm-mistakes"
     imported = _imported_by("lint", "--format", "json", str(broken))
     assert not imported & set(NOT_FOR_LINT), sorted(imported & set(NOT_FOR_LINT))
+
+
+def test_every_command_is_registered_for_lazy_parsing() -> None:
+    # main.py registers a command's options only when it is named: one missing from _COMMANDS would
+    # be unusable although its `run_...` is dispatched
+    from plansight import main
+
+    source = Path(main.__file__).read_text(encoding="utf-8")
+    dispatched = set(re.findall(r'args\.command == "([a-z-]+)"', source))
+    assert dispatched == set(main._COMMANDS), dispatched ^ set(main._COMMANDS)
+    help_text = main.build_parser().format_help()
+    assert all(re.search(rf"^\s+{name}\s", help_text, re.MULTILINE) for name in dispatched), help_text
