@@ -151,10 +151,10 @@ def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, prob
             "missing or unreadable")
         job.error = f"`{path}` could not be read: {reason}"
         return job
-    job.document = document
     if document.plan is None:
-        job.error = f"`{path}` is not a plan"
-        return job
+        document = read_as_plan(document)
+    job.document = document
+    assert document.plan is not None
     association = analyzer.associate(document, domain, problem)
     job.domain_path, job.problem_path = association.domain_path, association.problem_path
     job.domain = association.domain.domain if association.domain is not None else None
@@ -169,6 +169,18 @@ def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, prob
     job.world = World.build(job.domain, job.problem)
     job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world)
     return job
+
+
+def read_as_plan(document: ParsedDocument) -> ParsedDocument:
+    """A file given as a plan is read as one whatever it holds: a model that answered with a problem or
+    a domain wrote an invalid plan (its lines fail as `parse` steps), not a usage error that would stop a
+    batch."""
+    from plansight.analyses.syntax.documents import ParsedDocument
+    from plansight.analyses.syntax.parse_plan import parse_plan
+
+    parsed = parse_plan(document.text)
+    return ParsedDocument(document.path, document.text, "plan", parsed.plan, parsed.diagnostics,
+                          document.directives)
 
 
 def _directive_path(document: ParsedDocument, key: str) -> str | None:

@@ -193,27 +193,32 @@ def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | 
     return _Simulator(world, steps).run()
 
 
+SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
+"""The plan parser's diagnostics: a line holding one of them is not an action."""
+
+
 def unparsed_lines(text: str, plan: Plan, diagnostics: Sequence[Diagnostic]) -> list[PlanStep | Unparsed]:
     """The plan's steps with the lines the parser could not read as a step in their places.
 
-    A line counts as unparsed when a syntax error sits on it and no step starts on it (a step whose
-    `)` was only missing still parses, and counts as that step).
+    A line holding a syntax error is a step that does not parse, even when the parser recovered a step
+    from it (``(1. pick-up a)``, ``**(pick-up a)**``, a missing ``)``): a plan the linter rejects must
+    never be simulated as valid.
     """
-    errors = [d for d in diagnostics if d.severity is Severity.ERROR]
+    errors = [d for d in diagnostics if d.severity is Severity.ERROR and d.code in SYNTAX_CODES]
     if not errors:
         return list(plan.steps)
-    step_lines = {_line_start(text, s.span.start) for s in plan.steps}
     bad: dict[int, Unparsed] = {}
     for diagnostic in errors:
         start = _line_start(text, diagnostic.span.start)
-        if start in step_lines or start in bad:
+        if start in bad:
             continue
         line = text[start:line_end_at(text, start)]
         content = without_comment(line).rstrip()
         stripped = len(line) - len(line.lstrip())
         if content.strip():
             bad[start] = Unparsed(content.strip(), Span(start + stripped, start + len(content)))
-    merged: list[PlanStep | Unparsed] = [*plan.steps, *bad.values()]
+    kept = [s for s in plan.steps if _line_start(text, s.span.start) not in bad]
+    merged: list[PlanStep | Unparsed] = [*kept, *bad.values()]
     merged.sort(key=lambda item: item.span.start)
     return merged
 

@@ -2,7 +2,8 @@
 
 One step per ``(name arg ...)``; IPC timestamps (``0.001: (a b)``) and durations (``[10]``) are
 kept for temporal plans; ``; cost = N`` is read. A malformed line is reported and skipped, the
-other steps still parse.
+other steps still parse: each line is parsed on its own, so a stray ``[`` (a ``[PLAN]`` marker) cannot
+make the parser's error recovery swallow the steps on the lines after it.
 """
 
 from __future__ import annotations
@@ -80,13 +81,33 @@ def _parse_plan(text: str) -> PlanParse:
     diagnostics.extend(invalid_characters([t for t in tokens if t.kind == BAD], "a plan"))
     tokens = [t for t in tokens if t.kind != BAD]
     tokens = _balance_lines(tokens, text, diagnostics)
-    steps, syntax = parse(tokens, _tables(), len(text)) if tokens else ((), [])
-    diagnostics.extend(syntax)
+    steps: list[PlanStep] = []
+    for group in _line_groups(tokens, text):
+        group_steps, syntax = parse(group, _tables(), len(text))
+        steps.extend(group_steps or ())
+        diagnostics.extend(syntax)
     diagnostics = capped(diagnostics)
     diagnostics.sort(key=lambda d: d.span)
     cost = numeric(cost_token) if cost_token is not None else None
     end = tokens[-1].end if tokens else 0
-    return PlanParse(Plan(tuple(steps or ()), cost, Span(0, end)), tuple(diagnostics))  # type: ignore[arg-type]
+    return PlanParse(Plan(tuple(steps), cost, Span(0, end)), tuple(diagnostics))  # type: ignore[arg-type]
+
+
+def _line_groups(tokens: list[Token], text: str) -> list[list[Token]]:
+    """The balanced tokens cut into lines (a step's `)` on the next line stays with its step)."""
+    groups: list[list[Token]] = []
+    depth = 0
+    previous_end = -1
+    for token in tokens:
+        if not groups or (depth == 0 and "\n" in text[previous_end : token.start]):
+            groups.append([])
+        groups[-1].append(token)
+        previous_end = token.end
+        if token.kind == LPAR:
+            depth += 1
+        elif token.kind == RPAR:
+            depth = max(0, depth - 1)
+    return groups
 
 
 def _balance_lines(tokens: list[Token], text: str, diagnostics: list[Diagnostic]) -> list[Token]:
