@@ -18,6 +18,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from plansight.extract_option import add_extract_option, extracted_json, file_source, removal_summary
+
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
 CSV_COLUMNS = (
     "name",
@@ -86,6 +88,7 @@ def add_evaluate_parser(sub: Any) -> None:
         help="planner memory limit for --recover (default 2048)",
     )
     evaluate.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_extract_option(evaluate)
 
 
 @dataclass
@@ -106,7 +109,7 @@ def _plans(folder: str) -> dict[str, str]:
     found: dict[str, str] = {}
     for entry in sorted(os.listdir(folder)):
         stem, suffix = os.path.splitext(entry)
-        if suffix in PLAN_SUFFIXES and not os.path.isdir(os.path.join(folder, entry)):
+        if suffix.lower() in PLAN_SUFFIXES and not os.path.isdir(os.path.join(folder, entry)):
             found.setdefault(stem, os.path.join(folder, entry))
     return found
 
@@ -116,11 +119,13 @@ def _evaluate_one(
 ) -> Row:
     """One table row; every failure becomes the row's `error`, never an exception."""
     from plansight.analyses.model.pddl import Domain, Plan, Problem
-    from plansight.analyses.plans.comparison import compare, simulate_actions
+    from plansight.analyses.plans.comparison import compare
     from plansight.analyses.plans.metrics import actions_of, aqm_score
     from plansight.analyses.plans.recovery import Budget, recover
+    from plansight.analyses.plans.simulate import simulate, unparsed_lines
     from plansight.analyses.semantics.world import World
     from plansight.analyses.workspace.sources import ExplainsFailures
+    from plansight.plan_command import read_as_plan
 
     row = Row(name)
     if generated is None:
@@ -138,22 +143,27 @@ def _evaluate_one(
             "missing or unreadable")
         row.values.update(valid=False, executable=False, lea=0, error=f"could not be read: {reason}")
         return row
-    if not isinstance(document.model, Plan):
-        row.values.update(valid=False, executable=False, lea=0, error="not a plan")
-        return row
+    if document.plan is None:
+        document = read_as_plan(document)  # an answer holding a problem is an invalid plan, as in `plan`
+    assert document.plan is not None
+    extracted = extracted_json(analyzer.source, generated)
+    if extracted is not None:
+        row.values["extracted"] = extracted
     problem_path = os.path.join(args.problems, name + ".pddl") if args.problems else None
     if problem_path is not None and not os.path.isfile(problem_path):
         problem_path = None
     link = analyzer.associate(document, args.domain, problem_path)
     domain = link.domain.model if link.domain is not None else None
     problem = link.problem.model if link.problem is not None else None
-    plan = actions_of(document.model)
-    row.values["length"] = len(plan)
+    plan = actions_of(document.plan)
+    # the steps `plansight plan` simulates: a line that is not an action fails there as a `parse` step
+    steps = unparsed_lines(document.text, document.plan, document.diagnostics)
+    row.values["length"] = len(steps)
     valid: bool | None = None
     world: World | None = None
     if isinstance(domain, Domain) and isinstance(problem, Problem):
         world = World.build(domain, problem)
-        simulation = simulate_actions(domain, problem, plan, world)
+        simulation = simulate(domain, problem, steps, world=world)
         valid = simulation.valid
         row.values.update(
             valid=valid,
@@ -281,6 +291,8 @@ def _print_text(rows: Sequence[Row], total: dict[str, Any], recovered: bool) -> 
     for row in rows:
         if row.get("error"):
             print(f"{row.name}: {row.get('error')}")
+        if row.get("extracted") is not None:
+            print(f"{row.name}: extracted: {removal_summary(row.get('extracted'))}")
     print()
     labels = [
         ("plans", "plans"),
@@ -304,7 +316,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     """Pair generated plans with ground-truth plans by file name, score every pair and print the metric
     tables; the exit code says whether every plan is valid.
     """
-    from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer
     from plansight.file_args import file_flag_problems
 
     for flag, value in (
@@ -323,7 +335,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if not names:
         print(f"plansight evaluate: error: no plans in {args.generated}", file=sys.stderr)
         return 2
-    analyzer = Analyzer(DiskSource())
+    analyzer = Analyzer(file_source(args))
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
     from plansight.progress import should_show, with_progress
 

@@ -15,6 +15,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
+from plansight.extract_option import add_extract_option, extraction_of, file_source, removal_summary
+
 if TYPE_CHECKING:
     from plansight.analyses.workspace.lint import Analyzer, LintResult
 
@@ -47,6 +49,7 @@ def add_lint_parser(sub: Any) -> None:
                       help="text format: one line per diagnostic, without the source excerpt")
     lint.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     lint.add_argument("--debug", action="store_true", help="log debug information (tracebacks) to stderr")
+    add_extract_option(lint)
 
 
 def run_lint(args: argparse.Namespace) -> int:
@@ -56,7 +59,7 @@ def run_lint(args: argparse.Namespace) -> int:
     from dataclasses import replace
 
     from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
-    from plansight.analyses.workspace.lint import Analyzer, DiskSource, find_files
+    from plansight.analyses.workspace.lint import Analyzer, find_files
 
     if args.debug:
         logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
@@ -72,15 +75,22 @@ def run_lint(args: argparse.Namespace) -> int:
         print("plansight lint: error: no PDDL, plan or LTL files (.pddl, .plan, .soln, .sol, .ltl) found in "
               + ", ".join(args.paths), file=sys.stderr)
         return 2
-    analyzer = Analyzer(DiskSource(memoize=True))
+    source = file_source(args, memoize=True)
+    analyzer = Analyzer(source)
     results = [replace(result, diagnostics=apply_severity_overrides(result.diagnostics, overrides))
                for result in _lint_all(analyzer, files, args)]
+    extractions = {result.path: extraction_of(source, result.path) for result in results}
+    # the excerpts under each diagnostic show the file as written (extraction keeps its offsets)
+    results = [replace(result, text=found.original) if (found := extractions[result.path]) else result
+               for result in results]
+    extracted = ({path: e.to_json() if e else None for path, e in extractions.items()}
+                 if args.extract else None)
     threshold = SEVERITIES.index(args.severity)
     reported = [replace(result, diagnostics=tuple(
         d for d in result.diagnostics if SEVERITIES.index(d.severity.value) <= threshold))
         for result in results]
     try:
-        _write_report(reported, args)
+        _write_report(reported, args, extracted)
     except BrokenPipeError:  # `plansight lint ... | head`: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -137,18 +147,22 @@ def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintRe
         return LintResult(path, "unknown", "", (make("internal-error", message, Span(0, 0)),))
 
 
-def _write_report(results: Sequence[LintResult], args: argparse.Namespace) -> None:
+def _write_report(results: Sequence[LintResult], args: argparse.Namespace,
+                  extracted: dict[str, dict[str, Any] | None] | None) -> None:
     render: Callable[[Any], None]
     if args.format == "text":
         from plansight.lint_text import write_text
 
         def render(stream: Any) -> None:
-            write_text(results, stream, concise=args.concise, color=False if args.output else None)
+            notes = {path: "extracted: " + removal_summary(e) for path, e in (extracted or {}).items()
+                     if e is not None and e["removed"]}
+            write_text(results, stream, concise=args.concise, color=False if args.output else None,
+                       notes=notes)
     else:
         if args.format == "json":
             from plansight.lint_json import lint_json
 
-            document = lint_json(results)
+            document = lint_json(results, extracted)
         else:
             from plansight.lint_sarif import lint_sarif
 

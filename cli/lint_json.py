@@ -6,7 +6,7 @@ straight to an editor; the keys are part of the product contract.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Severity
@@ -21,8 +21,10 @@ def lsp_range(index: LineIndex, span: Span) -> dict[str, dict[str, int]]:
             "end": {"line": end.line, "character": end.character}}
 
 
-def lint_json(results: Sequence[LintResult]) -> dict[str, Any]:
-    """The lint results as the ``--format json`` document, with totals of errors and warnings."""
+def lint_json(results: Sequence[LintResult],
+              extracted: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """The lint results as the ``--format json`` document, with totals of errors and warnings, and with
+    ``--extract`` what was removed from each file."""
     files = []
     errors = warnings = 0
     for result in results:
@@ -37,5 +39,8 @@ def lint_json(results: Sequence[LintResult]) -> dict[str, Any]:
                 "message": diagnostic.message,
                 "range": lsp_range(index, diagnostic.span),
             })
-        files.append({"path": result.path, "kind": result.kind, "diagnostics": diagnostics})
+        entry: dict[str, Any] = {"path": result.path, "kind": result.kind, "diagnostics": diagnostics}
+        if extracted is not None:
+            entry["extracted"] = extracted.get(result.path)
+        files.append(entry)
     return {"files": files, "summary": {"files": len(results), "errors": errors, "warnings": warnings}}

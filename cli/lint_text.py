@@ -7,7 +7,7 @@ summary closes the report. Colour only on a terminal; piped output is plain text
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import TextIO
 
 from rich.console import Console
@@ -28,8 +28,9 @@ EXCERPT_WIDTH = 100
 
 
 def write_text(results: Sequence[LintResult], stream: TextIO, *, concise: bool = False,
-               color: bool | None = None) -> None:
-    """Write the report; ``color=None`` colours only when ``stream`` is a terminal."""
+               color: bool | None = None, notes: Mapping[str, str] | None = None) -> None:
+    """Write the report; ``color=None`` colours only when ``stream`` is a terminal. ``notes`` are lines
+    about a file shown before its diagnostics (what ``--extract`` removed from it)."""
     console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
                       force_terminal=color if color else None, no_color=color is False)
     colored = console.is_terminal and not console.no_color if color is None else color
@@ -42,6 +43,8 @@ def write_text(results: Sequence[LintResult], stream: TextIO, *, concise: bool =
 
     first = True
     for result in results:
+        if notes and result.path in notes:
+            emit(Text(f"{result.path}: {notes[result.path]}"))
         if not result.diagnostics:
             continue
         if not concise and not first:

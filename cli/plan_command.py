@@ -18,6 +18,13 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from plansight.extract_option import (
+    add_extract_option,
+    extracted_json,
+    extraction_of,
+    file_source,
+    write_extracted_text,
+)
 from plansight.plan_reference import add_reference_options, write_reference_text
 
 if TYPE_CHECKING:
@@ -46,6 +53,7 @@ def add_plan_parser(sub: Any) -> None:
                       help="also write the plan view (timeline, Gantt chart, states) of the one plan given "
                            "to this self-contained HTML file")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_extract_option(plan)
     add_reference_options(plan)
 
 
@@ -68,12 +76,16 @@ def run_plan(args: argparse.Namespace) -> int:
         return 2
 
     from plansight.analyses.plans.plan_json import plan_json
-    from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer
 
-    analyzer = Analyzer(DiskSource(memoize=True))
+    source = file_source(args, memoize=True)
+    analyzer = Analyzer(source)
     jobs = _run_all(analyzer, files, args)
     options = plan_options(args)
     reports = [plan_json(job, options) for job in jobs]
+    if args.extract:
+        for report in reports:
+            report["extracted"] = extracted_json(source, report["path"])
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     if args.format == "json":
@@ -84,6 +96,8 @@ def run_plan(args: argparse.Namespace) -> int:
             if number:
                 sys.stdout.write("\n")
             write_text(job, report, sys.stdout)
+            if args.extract:
+                write_extracted_text(extraction_of(source, job.path), sys.stdout)
     sys.stdout.flush()
     if args.report is not None and not write_plan_view(jobs[0], args.report):
         return 2
