@@ -13,7 +13,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from plansight.extract_option import add_extract_option, removal_summary
+
 if TYPE_CHECKING:
+    from plansight.analyses.equivalence.grading import Graded
     from plansight.analyses.equivalence.verdict import Budget, Verdict
     from plansight.analyses.workspace.reference_problem import ReferenceLoad
 
@@ -53,6 +56,7 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
         "--problems", metavar="DIR",
         help="domains only: reference problems (and DIR/NAME.plan reference plans) to run under both domains",
     )
+    add_extract_option(parser)
 
 
 def add_equiv_parser(sub: Any) -> None:
@@ -105,12 +109,13 @@ def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
     return loaded
 
 
-def verdict_of_file(loaded: ReferenceLoad, path: str, placeholder: bool) -> Verdict:
-    """The verdict for one candidate file; the reference must already have loaded."""
+def graded_file(loaded: ReferenceLoad, path: str, placeholder: bool, extract: bool = False) -> Graded:
+    """The verdict for one candidate file (and what ``--extract`` removed from it); the reference must
+    already have loaded."""
     from plansight.analyses.equivalence.grading import grade_file
 
     assert loaded.reference is not None
-    return grade_file(loaded.reference, path, path, placeholder).verdict
+    return grade_file(loaded.reference, path, path, placeholder, extract)
 
 
 def run_equiv(args: argparse.Namespace) -> int:
@@ -137,9 +142,14 @@ def run_equiv(args: argparse.Namespace) -> int:
     loaded = load(args, "equiv")
     if loaded is None:
         return 2
-    verdicts = [(path, verdict_of_file(loaded, path, args.placeholder)) for path in args.candidates]
+    graded = [graded_file(loaded, path, args.placeholder, args.extract) for path in args.candidates]
+    verdicts = [(g.path, g.verdict) for g in graded]
     if args.format == "json":
-        documents = [verdict.as_json(path) for path, verdict in verdicts]
+        documents = [
+            {**g.verdict.as_json(g.path), **({"extracted": g.extracted.to_json()} if args.extract and
+                                                g.extracted is not None else {})}
+            for g in graded
+        ]
         if hasattr(sys.stdout, "reconfigure"):
             sys.stdout.reconfigure(encoding="utf-8")
         json.dump(
@@ -149,8 +159,10 @@ def run_equiv(args: argparse.Namespace) -> int:
     else:
         if hasattr(sys.stdout, "reconfigure"):
             sys.stdout.reconfigure(errors="replace")
-        for path, verdict in verdicts:
-            sys.stdout.write(text_of(path, verdict))
+        for g in graded:
+            sys.stdout.write(text_of(g.path, g.verdict))
+            if g.extracted is not None:
+                sys.stdout.write(f"  extracted: {removal_summary(g.extracted.to_json())}\n")
     return exit_code([v for _, v in verdicts])
 
 

@@ -20,6 +20,7 @@ from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
 from plansight.equiv_command import add_reference_options, domain_only_options, exit_code, load
+from plansight.extract_option import removal_summary
 from plansight.progress import should_show, with_progress
 
 if TYPE_CHECKING:
@@ -110,21 +111,23 @@ def grade_all(
     show = should_show(len(pairs), args.format == "text", args.no_progress, threshold=0)
     jobs = max(1, args.jobs)
     if jobs == 1 or len(pairs) < 2:
-        one_by_one: Iterator[Graded] = (_grade_one(loaded, pair, args.placeholder) for pair in pairs)
+        one_by_one: Iterator[Graded] = (_grade_one(loaded, pair, args.placeholder, args.extract)
+                                        for pair in pairs)
         return list(with_progress(one_by_one, "Grading", show, total=len(pairs), describe=_student))
     chunk = max(1, len(pairs) // (jobs * 8))
     with ProcessPoolExecutor(
         jobs, initializer=_start_worker, initargs=(args.reference, args.domain, _budget_tuple(args))
     ) as pool:
-        results = pool.map(_grade_in_worker, [(s, p, args.placeholder) for s, p in pairs], chunksize=chunk)
+        results = pool.map(_grade_in_worker, [(s, p, args.placeholder, args.extract) for s, p in pairs],
+                           chunksize=chunk)
         return list(with_progress(results, "Grading", show, total=len(pairs), describe=_student))
 
 
-def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool) -> Graded:
+def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool, extract: bool) -> Graded:
     from plansight.analyses.equivalence.grading import grade_file
 
     assert loaded.reference is not None
-    return grade_file(loaded.reference, pair[0], pair[1], placeholder)
+    return grade_file(loaded.reference, pair[0], pair[1], placeholder, extract)
 
 
 def _budget_tuple(args: argparse.Namespace) -> tuple[int, float]:
@@ -142,10 +145,10 @@ def _start_worker(reference: str, domain: str | None, budget: tuple[int, float])
     _WORKER_REFERENCE = load(args, "grade")
 
 
-def _grade_in_worker(job: tuple[str, str, bool]) -> Graded:
+def _grade_in_worker(job: tuple[str, str, bool, bool]) -> Graded:
     assert _WORKER_REFERENCE is not None
-    student, path, placeholder = job
-    return _grade_one(_WORKER_REFERENCE, (student, path), placeholder)
+    student, path, placeholder, extract = job
+    return _grade_one(_WORKER_REFERENCE, (student, path), placeholder, extract)
 
 
 def _student(graded: Graded) -> str:
@@ -160,4 +163,6 @@ def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:
     width = max(len(g.student) for g in graded)
     for g in graded:
         sys.stdout.write(f"{g.student:<{width}}  {g.verdict.outcome:<14}  {g.verdict.explanation}\n")
+        if g.extracted is not None and g.extracted.removed:
+            sys.stdout.write(f"{'':<{width}}  extracted: {removal_summary(g.extracted.to_json())}\n")
     sys.stdout.write(f"\n{summary_text(summary)}\n")

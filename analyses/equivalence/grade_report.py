@@ -60,7 +60,7 @@ def write_report(
             writer = csv.DictWriter(handle, fieldnames=COLUMNS)
             writer.writeheader()
             for g in graded:
-                writer.writerow({k: _cell(v) for k, v in g.row().items()})
+                writer.writerow({k: _cell(v) for k, v in g.row().items() if k in COLUMNS})
         elif lowered.endswith(".json"):
             json.dump(
                 report_json(graded, summary, reference, placeholder), handle, indent=2, ensure_ascii=False

@@ -13,6 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 
 from plansight.analyses.equivalence.verdict import Reference, Verdict, compare_text, unparseable
+from plansight.analyses.syntax.extraction import Extraction
+from plansight.analyses.syntax.extraction import extract as extract_answer
 from plansight.analyses.syntax.lexical import sniff_header
 from plansight.analyses.syntax.reading import read_text_file
 
@@ -33,6 +35,8 @@ class Graded:
     student: str
     path: str
     verdict: Verdict
+    extracted: Extraction | None = None
+    """What extraction removed from the file (``--extract``, docs/llm-output.md); None when read as is."""
 
     def row(self) -> dict[str, object]:
         """The row as the JSON and CSV reports write it."""
@@ -47,19 +51,26 @@ class Graded:
             "mode": v.mode,
             "explanation": v.explanation,
             "method": v.method,
+            **({"extracted": self.extracted.to_json()} if self.extracted is not None else {}),
         }
 
 
-def grade_file(reference: Reference, student: str, path: str, placeholder: bool) -> Graded:
+def grade_file(reference: Reference, student: str, path: str, placeholder: bool,
+               extract: bool = False) -> Graded:
     """Grade one submission against the reference; an unreadable file or a folder without a problem is graded
-    as unparseable rather than raising.
+    as unparseable rather than raising. With ``extract`` the file is read as a language model's answer:
+    the problem is taken out of its prose and fences first.
     """
     if os.path.isdir(path):
         return Graded(student, path, unparseable("the folder holds no `.pddl` problem.", placeholder))
     read = read_text_file(path)
     if read.text is None:
         return Graded(student, path, unparseable(f"{read.failure}.", placeholder))
-    return Graded(student, path, compare_text(reference, path, read.text, placeholder))
+    text = read.text
+    extraction = extract_answer(text, "problem") if extract else None
+    if extraction is not None:
+        text = extraction.text
+    return Graded(student, path, compare_text(reference, path, text, placeholder), extraction)
 
 
 def submissions(folder: str, reference: str) -> list[tuple[str, str]]:
