@@ -18,6 +18,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from plansight.extract_option import (
+    add_extract_option,
+    extracted_json,
+    extraction_of,
+    file_source,
+    removal_summary,
+)
+
 if TYPE_CHECKING:
     from plansight.analyses.ltl.report import LtlReport
     from plansight.analyses.workspace.lint import Analyzer, LintResult
@@ -39,6 +47,7 @@ def add_ltl_parser(sub: Any) -> None:
     ltl.add_argument("--reference", metavar="FILE",
                      help="reference formula for goal F1 (default: `; @reference`)")
     ltl.add_argument("--format", choices=("text", "json"), default="text", help="report format")
+    add_extract_option(ltl)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +66,7 @@ def run_ltl(args: argparse.Namespace) -> int:
     """Check, evaluate and score each LTL goal file and print the results; the exit code says whether any has
     errors or is not satisfied.
     """
-    from plansight.analyses.workspace.lint import Analyzer, DiskSource
+    from plansight.analyses.workspace.lint import Analyzer
     from plansight.file_args import file_flag_problems
 
     problems = [f"no such file or folder: {p}" for p in args.paths if not os.path.exists(p)]
@@ -69,15 +78,23 @@ def run_ltl(args: argparse.Namespace) -> int:
         for problem in problems:
             print(f"plansight ltl: error: {problem}", file=sys.stderr)
         return 2
-    analyzer = Analyzer(DiskSource(memoize=True))
+    source = file_source(args, memoize=True)
+    analyzer = Analyzer(source)
     outcomes = [judge(analyzer, path, args) for path in files]
     if args.format == "json":
         documents = [outcome_json(o) for o in outcomes]
+        if args.extract:
+            for document, outcome in zip(documents, outcomes, strict=True):
+                document["plan_extracted"] = extracted_json(source, outcome.plan_path)
         shown = documents[0] if len(documents) == 1 else documents
         json.dump(shown, sys.stdout, indent=2, ensure_ascii=False)
         sys.stdout.write("\n")
     else:
         write_report(outcomes, sys.stdout)
+        for outcome in outcomes:
+            found = extraction_of(source, outcome.plan_path)
+            if found is not None:
+                sys.stdout.write(f"plan {outcome.plan_path}: extracted: {removal_summary(found.to_json())}\n")
     if any(o.lint.kind == "unknown" for o in outcomes):
         return 2
     failed = any(o.report.satisfied is False or _errors(o.lint) for o in outcomes)
@@ -103,6 +120,7 @@ def find_ltl_files(paths: Sequence[str]) -> list[str]:
 def judge(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LtlOutcome:
     """Lint the goal, then evaluate it on its plan and score it against its reference."""
     from plansight.analyses.ltl.report import LtlReport, ltl_report
+    from plansight.analyses.plans.simulate import unparsed_lines
     from plansight.analyses.workspace.ltl_links import follow_link
 
     result = analyzer.lint(path, domain=args.domain, problem=args.problem)
@@ -117,8 +135,11 @@ def judge(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LtlOutcome
             diagnostics.append(link.diagnostic)
     domain = analyzer.parse(result.domain_path) if result.domain_path else None
     problem = analyzer.parse(result.problem_path) if result.problem_path else None
+    # the plan's steps as `plansight plan` simulates them: a line that is not an action fails there
+    steps = (unparsed_lines(plan.document.text, plan.plan, plan.document.diagnostics)
+             if plan.plan is not None and plan.document is not None else None)
     report = ltl_report(document.ltl.formula, domain.domain if domain else None,
-                        problem.problem if problem else None, plan.plan, reference.formula)
+                        problem.problem if problem else None, steps, reference.formula)
     return LtlOutcome(replace(result, diagnostics=tuple(diagnostics)), report,
                       plan.path if plan.document else None, reference.path if reference.document else None)
 

@@ -8,6 +8,7 @@ that stops at a non-executable step is judged on what it executed, and the repor
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from plansight.analyses.ltl.evaluate import Failure, Pair, evaluate
@@ -15,7 +16,7 @@ from plansight.analyses.ltl.f1 import F1Result, goal_f1
 from plansight.analyses.ltl.scope import LtlScope, ltl_scope
 from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
-from plansight.analyses.plans.simulate import Simulation, simulate
+from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate
 
 
 @dataclass(frozen=True, slots=True)
@@ -44,9 +45,11 @@ def trajectory(simulation: Simulation) -> list[Pair]:
 
 
 def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Problem | None,
-               plan: Plan | None = None, reference: LtlFormula | None = None) -> LtlReport:
+               plan: Plan | Sequence[PlanStep | Unparsed] | None = None,
+               reference: LtlFormula | None = None) -> LtlReport:
     """Judge ``formula`` against ``plan`` and compare it with ``reference``, doing only what the given files
-    allow and saying in ``notes`` what was skipped.
+    allow and saying in ``notes`` what was skipped. ``plan`` may be its steps with the lines that did not
+    parse in place, so the goal is judged on the trajectory `plansight plan` reports.
     """
     if formula is None:
         return LtlReport(None, None, notes=("the formula could not be parsed",))
