@@ -21,7 +21,7 @@ ExtractionKind = Literal["plan", "domain", "problem"]
 _FENCE = re.compile(r"[ \t]*(```|~~~)")
 _PLAN_START = re.compile(r"\[PLAN\]", re.IGNORECASE)
 _PLAN_END = re.compile(r"\[PLAN[ _]END\]", re.IGNORECASE)
-_TIMESTAMP = re.compile(r"\s*\d+(?:\.\d*)?\s*:\s*")
+_TIMESTAMP = re.compile(r"(?<![\d.])\d+(?:\.\d*)?\s*:\s*")
 _DURATION = re.compile(r"\s*\[\s*\d+(?:\.\d*)?\s*\]")
 _INNER_NUMBER = re.compile(r"\s*(?:step\s*)?\d+\s*[.):]\s*", re.IGNORECASE)
 _EMPHASIS = re.compile(r"[*_`~]+")
@@ -152,8 +152,9 @@ def _mark_plan(text: str, marks: list[str | None]) -> None:
 def _plan_markers(text: str, lines: list[tuple[int, int]], marks: list[str | None]) -> bool:
     """PlanBench's ``[PLAN]`` ... ``[PLAN END]``: only what lies between is the plan. True when a marker
     was found (the plan's lines are then delimited)."""
-    begin = _PLAN_START.search(text)
-    finish = _PLAN_END.search(text, begin.end() if begin is not None else 0)
+    begin = next((m for m in _PLAN_START.finditer(text) if not _in_comment(text, m.start())), None)
+    finish = next((m for m in _PLAN_END.finditer(text, begin.end() if begin is not None else 0)
+                   if not _in_comment(text, m.start())), None)
     if begin is None and finish is None:
         return False
     if begin is not None:
@@ -182,11 +183,17 @@ def _clean_action_line(text: str, start: int, end: int, marks: list[str | None])
     while position < stop:
         opening = text.find("(", position, stop)
         if opening < 0:
-            _mark(marks, text, position, stop, _reason(text[position:stop], first=False))
+            if ")" not in text[position:stop]:  # a stray `)` is the parser's to report, not ours to hide
+                _mark(marks, text, position, stop, _reason(text[position:stop], first=False))
             break
         leading = text[position:opening]
-        if not (first and _TIMESTAMP.fullmatch(leading)) and leading.strip():
-            _mark(marks, text, position, opening, _reason(leading, first))
+        timestamp = _TIMESTAMP.search(leading) if first else None
+        before = leading[: timestamp.start()].strip() if timestamp is not None else ""
+        if timestamp is not None and timestamp.end() == len(leading) and (
+                not before or _NUMBERING.fullmatch(before)):
+            leading = leading[: timestamp.start()]  # `0.000:` belongs to the step, numbering before it not
+        if leading.strip() and (")" not in leading or (first and _NUMBERING.fullmatch(leading.strip()))):
+            _mark(marks, text, position, position + len(leading), _reason(leading, first))
         closing = _closing(text, opening, stop)
         inner = _INNER_NUMBER.match(text, opening + 1, closing)
         if inner is not None and inner.end() < closing:
