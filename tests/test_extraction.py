@@ -148,20 +148,29 @@ def test_extracting_a_wrapped_problem_gives_back_the_same_model(
 
 
 MESSY_LINES = st.sampled_from([
-    *PLAN, "(1. pick-up b)", "**(stack b c)**", "[PLAN]", "[PLAN END]", "```", "(pick-up a", "put down c",
+    "(1. pick-up b)", "**(stack b c)**", "[PLAN]", "[PLAN END]", "```", "(pick-up a", "put down c",
     "(stack a b))", "- (put-down c)", "0.5: (pick-up b)", "; a comment", "", "(unstack c a) !",
 ])
+DECORATIONS = st.sampled_from(["(1. {}", "**({}**", "({}", "- ({})", "({}) !", "`({})`", "({}))"])
+
+
+@st.composite
+def messy_plans(draw: st.DrawFn) -> str:
+    """Sussman's valid plan with some lines decorated, and messy lines inserted anywhere."""
+    lines = [draw(DECORATIONS).format(step[1:-1]) if draw(st.booleans()) else step for step in PLAN]
+    for _ in range(draw(st.integers(0, 3))):
+        lines.insert(draw(st.integers(0, len(lines))), draw(MESSY_LINES))
+    return "\n".join(lines) + "\n"
 
 
 @settings(max_examples=80, deadline=None)
-@given(st.lists(MESSY_LINES, min_size=1, max_size=10))
-def test_strict_mode_never_says_valid_for_a_text_lint_rejects(lines: list[str]) -> None:
-    text = "\n".join(lines) + "\n"
+@given(messy_plans())
+def test_strict_mode_never_says_valid_for_a_text_lint_rejects(text: str) -> None:
     analyzer = Analyzer(MemorySource({"/d/domain.pddl": DOMAIN, "/d/p.pddl": PROBLEM, "/d/p.plan": text}))
     result = analyzer.lint("/d/p.plan")
     parsed = parse_plan(text)
     assert parsed.plan is not None
     simulation = simulate(parse_pddl(DOMAIN).model, parse_pddl(PROBLEM).model,  # type: ignore[arg-type]
                           unparsed_lines(text, parsed.plan, parsed.diagnostics))
-    if any(d.severity.value == "error" for d in result.diagnostics):
-        assert simulation.valid is not True
+    rejected = any(d.severity.value == "error" for d in result.diagnostics)
+    assert simulation.valid is not True or not rejected
