@@ -172,6 +172,7 @@ def text_of(path: str, verdict: Verdict) -> str:
     lines = [
         f"{path}: {mark} {verdict.outcome} ({verdict.mode} mode; {verdict.method})",
         f"  {verdict.explanation}",
+        *(f"  warning: {warning}" for warning in verdict.warnings),
     ]
     return "\n".join(lines) + "\n"
 

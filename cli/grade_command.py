@@ -163,6 +163,8 @@ def _print_text(graded: Sequence[Graded], summary: Counter[str]) -> None:
     width = max(len(g.student) for g in graded)
     for g in graded:
         sys.stdout.write(f"{g.student:<{width}}  {g.verdict.outcome:<14}  {g.verdict.explanation}\n")
+        for warning in g.verdict.warnings:
+            sys.stdout.write(f"{'':<{width}}  warning: {warning}\n")
         if g.extracted is not None and g.extracted.removed:
             sys.stdout.write(f"{'':<{width}}  extracted: {removal_summary(g.extracted.to_json())}\n")
     sys.stdout.write(f"\n{summary_text(summary)}\n")

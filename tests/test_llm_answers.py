@@ -183,3 +183,30 @@ def test_numbered_steps_breaks_where_the_missing_step_shows(capsys: pytest.Captu
     _, report = plan_json(capsys, str(ANSWERS / "numbered-steps.plan"), "--extract")
     assert isinstance(report, dict)
     assert (report["lea"], report["failure"]["action"]) == (3, "(pick-up a)")
+
+
+# --- a candidate naming another domain ------------------------------------------------------------------
+
+
+def test_a_candidate_naming_another_domain_is_warned_about(capsys: pytest.CaptureFixture[str],
+                                                           tmp_path: Path) -> None:
+    reference = ANSWERS / "p01.pddl"
+    submissions = tmp_path / "submissions"
+    submissions.mkdir()
+    other = submissions / "carol.pddl"
+    text = reference.read_text(encoding="utf-8")
+    other.write_text(text.replace("(:domain blocksworld)", "(:domain Blocks-World)"), encoding="utf-8")
+    shutil.copy(reference, submissions / "dave.pddl")
+    assert main(["equiv", str(other), "--reference", str(reference), "--format", "json"]) == 0
+    verdict = json.loads(capsys.readouterr().out)
+    assert verdict["equivalent"] is True  # still read in the reference's domain, as Planetarium does
+    assert verdict["warnings"] == ["Your problem says `(:domain Blocks-World)`, but the reference is a "
+                                   "`blocksworld` problem: it was read in the reference's domain."]
+    assert main(["equiv", str(submissions / "dave.pddl"), "--reference", str(reference), "--format",
+                 "json"]) == 0
+    assert "warnings" not in json.loads(capsys.readouterr().out)
+    assert main(["grade", str(submissions), "--reference", str(reference), "--no-progress"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    warned = [line for line in lines if "warning:" in line]
+    assert len(warned) == 1 and "(:domain Blocks-World)" in warned[0]
+    assert lines.index(warned[0]) == 1  # under carol's row, not dave's

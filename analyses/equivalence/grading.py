@@ -51,6 +51,7 @@ class Graded:
             "mode": v.mode,
             "explanation": v.explanation,
             "method": v.method,
+            **({"warnings": list(v.warnings)} if v.warnings else {}),
             **({"extracted": self.extracted.to_json()} if self.extracted is not None else {}),
         }
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Literal
 
@@ -71,6 +71,8 @@ class Verdict:
     lacks: tuple[str, ...] = ()
     adds: tuple[str, ...] = ()
     matching: tuple[tuple[str, str], ...] = ()
+    warnings: tuple[str, ...] = ()
+    """What the verdict does not depend on but a reader should know (a candidate naming another domain)."""
 
     # One constructor per outcome, so a site says which verdict it gives instead of spelling out the
     # (parseable, solvable, equivalent) triple. `equivalent` is a field, hence `proved_equivalent`.
@@ -140,6 +142,7 @@ class Verdict:
             "mode": self.mode,
             "explanation": self.explanation,
             "method": self.method,
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 
@@ -362,7 +365,19 @@ def compare_text(reference: Reference, path: str, text: str, placeholder: bool =
 
         line = LineIndex(text).line_of(syntax[0].span.start) + 1
         return unparseable(f"line {line}: {syntax[0].message}", placeholder)
-    return compare(reference, document.problem, placeholder)
+    verdict = compare(reference, document.problem, placeholder)
+    warning = other_domain_warning(reference, document.problem)
+    return verdict if warning is None else replace(verdict, warnings=(*verdict.warnings, warning))
+
+
+def other_domain_warning(reference: Reference, candidate: Problem) -> str | None:
+    """A candidate is always read in the reference's domain (as Planetarium does); when its own
+    ``(:domain ...)`` names another one, that is worth saying, since the model may have meant another task."""
+    named = candidate.domain_name
+    if named is None or named.key == reference.domain.name.key:
+        return None
+    return (f"Your problem says `(:domain {named.display})`, but the reference is a "
+            f"`{reference.domain.name.display}` problem: it was read in the reference's domain.")
 
 
 def unparseable(reason: str, placeholder: bool = False) -> Verdict:
