@@ -385,17 +385,22 @@ def _can_shift(actions: dict[Any, dict[str, Action]], states: list[Any], termina
     states), even when the state reached after reducing rejects it; only a shift proves the token
     fits. Simulated on a copy of the state stack: nothing is built and the run is untouched.
     """
-    stack = list(states)
+    # the run's stack below ``kept`` plus ``pushed`` on top: copying the whole stack for every token
+    # made deeply nested input (10,000 open parentheses) quadratic
+    kept = len(states)
+    pushed: list[Any] = []
     while True:
-        entry = actions[stack[-1]].get(terminal)
+        entry = actions[pushed[-1] if pushed else states[kept - 1]].get(terminal)
         if entry is None:
             return False
         if entry[0]:
             return True
         size, origin, _ = entry[1]
         if size:
-            del stack[-size:]
-        stack.append(actions[stack[-1]][origin][1])
+            popped = min(size, len(pushed))
+            del pushed[len(pushed) - popped:]
+            kept -= size - popped
+        pushed.append(actions[pushed[-1] if pushed else states[kept - 1]][origin][1])
 
 
 def _syntax_error(token: Token, run: _Run, tables: Tables, at_end: bool = False) -> Diagnostic:
