@@ -25,10 +25,16 @@ from plansight.extract_option import (
     file_source,
     write_extracted_text,
 )
-from plansight.plan_reference import add_reference_options, write_reference_text
+from plansight.plan_reference import (
+    add_budget_options,
+    add_reference_options,
+    budget_of,
+    write_reference_text,
+)
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.plan_json import PlanJob, PlanOptions
+    from plansight.analyses.semantics.budget import WorkBudget
     from plansight.analyses.syntax.documents import ParsedDocument
     from plansight.analyses.workspace.lint import Analyzer
 
@@ -54,6 +60,7 @@ def add_plan_parser(sub: Any) -> None:
                            "to this self-contained HTML file")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     add_extract_option(plan)
+    add_budget_options(plan, "simulating one plan")
     add_reference_options(plan)
 
 
@@ -146,12 +153,13 @@ def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace)
     from plansight.progress import should_show, with_progress
 
     show = should_show(len(files), args.format == "text", args.no_progress)
-    return [simulate_file(analyzer, path, args.domain, args.problem, args.reference_plan)
+    budget = budget_of(args)
+    return [simulate_file(analyzer, path, args.domain, args.problem, args.reference_plan, budget)
             for path in with_progress(files, "Simulating", show)]
 
 
 def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
-                  reference_plan: str | None = None) -> PlanJob:
+                  reference_plan: str | None = None, budget: WorkBudget | None = None) -> PlanJob:
     """Read, link (docs/files-and-links.md: flags, directives, conventions) and simulate one plan."""
     from plansight.analyses.plans.plan_json import PlanJob
     from plansight.analyses.plans.simulate import simulate, unparsed_lines
@@ -181,7 +189,7 @@ def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, prob
         return job
     job.steps = unparsed_lines(document.text, document.plan, document.diagnostics)
     job.world = World.build(job.domain, job.problem)
-    job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world)
+    job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget)
     return job
 
 
@@ -220,6 +228,10 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     out.write(f"  against {partners}\n")
     if sim.skipped_reason is not None:
         out.write(f"  not simulated: {sim.skipped_reason}\n")
+        return
+    if sim.stopped_reason is not None:
+        out.write(f"  UNKNOWN · {sim.stopped_reason} (after {len(sim.trace)} of {sim.length} steps; "
+                  "--budget-seconds / --budget-units raise the budget)\n")
         return
     goals = sim.goals
     total = len(goals.satisfied) + len(goals.unsatisfied)

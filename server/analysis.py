@@ -44,7 +44,8 @@ class AnalysisRequest:
     encoding: str
     workspace_root: str | None
     cancelled: Callable[[], bool] | None = None
-    """Asked during the equivalence search: true stops it (a newer edit made this text stale)."""
+    """Asked during the equivalence search and plan simulation: true stops them (a newer edit made this
+    text stale)."""
     comparing: Callable[[str], None] | None = None
     """Told the reference's file name before a problem is compared with it, so that the server can
     show progress when the comparison takes long."""
@@ -90,7 +91,8 @@ def analyzer_of(request: AnalysisRequest, caches: ServerCaches) -> CachedAnalyze
     options = AnalyzerOptions(
         domain_globs=domain_globs_of(request),
         reference_globs=reference_globs_of_settings(settings, request.workspace_root),
-        equivalence_budget=(settings.equivalence_state_budget, settings.equivalence_time_limit_s))
+        equivalence_budget=(settings.equivalence_state_budget, settings.equivalence_time_limit_s),
+        simulation_budget=(settings.simulation_time_limit_s, settings.simulation_work_budget))
     return CachedAnalyzer(request.source, caches.parses, options, caches.analysis)
 
 

@@ -96,6 +96,10 @@ class Settings:
     format_line_width: int = 100
     equivalence_state_budget: int = 200_000
     equivalence_time_limit_s: float = 10.0
+    simulation_time_limit_s: float = 10.0
+    """How long one plan simulation or LTL evaluation may run (analyses/semantics/budget.py)."""
+    simulation_work_budget: int = 50_000_000
+    """How many units of work (quantifier instances, steps, LTL nodes) it may spend."""
     severity_overrides: Mapping[str, str] = field(default_factory=_no_overrides)
     """Diagnostic code -> ``error``/``warning``/``information``/``hint``/``off``; only known codes."""
 
@@ -349,6 +353,8 @@ KEYS: tuple[Key, ...] = (
     Key("formatting.lineWidth", "format_line_width", Number("characters", True, 20, 1000)),
     Key("equivalence.stateBudget", "equivalence_state_budget", Number("states", True, minimum=1)),
     Key("equivalence.timeLimitSeconds", "equivalence_time_limit_s", Number("seconds", maximum=3600, above=0)),
+    Key("simulation.timeLimitSeconds", "simulation_time_limit_s", Number("seconds", maximum=3600, above=0)),
+    Key("simulation.workBudget", "simulation_work_budget", Number("units of work", True, minimum=1)),
     Key("diagnostics.severity", "severity_overrides", SeverityMap()),
 )
 

@@ -61,6 +61,8 @@ VALID_AND_INVALID: list[tuple[str, object, str, object, object]] = [
     ("formatting.lineWidth", 80, "format_line_width", 80, 5),
     ("equivalence.stateBudget", 1000, "equivalence_state_budget", 1000, 0),
     ("equivalence.timeLimitSeconds", 60, "equivalence_time_limit_s", 60.0, -1),
+    ("simulation.timeLimitSeconds", 2.5, "simulation_time_limit_s", 2.5, 0),
+    ("simulation.workBudget", 1000, "simulation_work_budget", 1000, 0.5),
     ("diagnostics.severity", {"unused-parameter": "off"}, "severity_overrides", {"unused-parameter": "off"},
      ["unused-parameter"]),
     ("diagnostics.debounceMs", 100, "debounce_ms", 100, 2001),

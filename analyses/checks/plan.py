@@ -23,6 +23,7 @@ from plansight.analyses.semantics.argument_checks import (
     mismatch_message,
     swap_hint,
 )
+from plansight.analyses.semantics.budget import WorkBudget
 
 _MISSING = object()
 
@@ -108,7 +109,8 @@ GOALS_LISTED = 10
 
 
 def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domain: Domain | None,
-                           earlier: Sequence[Diagnostic] = ()) -> list[Diagnostic]:
+                           earlier: Sequence[Diagnostic] = (),
+                           budget: WorkBudget | None = None) -> list[Diagnostic]:
     """What simulating the plan tells a user, as diagnostics: the first non-executable step (with
     the reason and its category), the steps never reached, steps that change nothing, the goals
     that do not hold, or why the plan was not simulated.
@@ -116,11 +118,21 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
     ``earlier`` are the diagnostics already found (syntax, static checks): a line that did not parse
     is a step that stops the simulation there, and a step that stops it for a reason a static check
     already reported (unknown action, arity, unknown object, type) gets no second diagnostic.
+
+    ``budget`` bounds the simulation (analyses/semantics/budget.py); when it runs out the plan gets one
+    ``budget-exceeded`` warning with the reason instead of a verdict.
     """
     if problem is None or domain is None:
         return []
     steps = unparsed_lines(text, plan, earlier)
-    result = simulate(domain, problem, steps)
+    result = simulate(domain, problem, steps, budget=budget)
+    if result.stopped_reason is not None:
+        stopped_at = min(result.lea_reached, len(steps) - 1)
+        at = steps[stopped_at].span if steps else Span(0, 0)
+        return [make("budget-exceeded",
+                     f"The plan was not simulated to the end: {result.stopped_reason}. Its validity is "
+                     "unknown; raise the budget (`plansight plan --budget-seconds`, the editor setting "
+                     "`plansight.simulation.timeLimitSeconds`) or simplify the quantifier.", at)]
     if result.skipped_reason is not None:
         at = steps[0].span if steps else Span(0, 0)
         return [make("simulation-skipped",

@@ -165,6 +165,11 @@ CODES: dict[str, CodeInfo] = _catalogue(
         INFO,
         "The plan is not simulated: the domain uses a construct the simulator does not model.",
     ),
+    (
+        "budget-exceeded",
+        W,
+        "Simulating the plan went past its work budget (time or instances): no verdict, and the reason.",
+    ),
     # --- files and links (association, lint orchestration) ----------------------------------------
     ("broken-link", E, "A `; @domain` / `; @problem` link or setting points at an unusable file."),
     ("domain-name-mismatch", W, "The problem's `(:domain NAME)` differs from its linked domain's name."),

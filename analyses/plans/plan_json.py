@@ -55,7 +55,8 @@ class PlanOptions:
 
 def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
     """One plan's report: the simulation's verdict, failure, goals and trace, plus ``reference``,
-    ``recovery``, ``skipped_reason``, ``redundant``, ``domain``, ``problem`` and ``error``."""
+    ``recovery``, ``skipped_reason``, ``stopped_reason`` (the work budget ran out: no verdict),
+    ``redundant``, ``domain``, ``problem`` and ``error``."""
     from plansight.analyses.plans.simulate import step_text
     from plansight.analyses.semantics.world import format_atom
 
@@ -73,6 +74,7 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         "reference": None,
         "recovery": None,
         "skipped_reason": sim.skipped_reason if sim is not None else None,
+        "stopped_reason": sim.stopped_reason if sim is not None else None,
         "redundant": list(sim.redundant) if sim is not None else [],
         "domain": job.domain_path,
         "problem": job.problem_path,
@@ -86,7 +88,7 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
             "index": failure.index, "action": failure.action, "category": failure.category,
             "unsatisfied": [m.text for m in failure.unsatisfied], "message": failure.message,
         }
-    if sim.skipped_reason is None:
+    if not sim.unknown:
         report["goals"] = {"satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied),
                            "fraction": sim.goals.fraction}
     report["trace"] = [

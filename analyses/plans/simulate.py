@@ -22,6 +22,7 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 from plansight.analyses.semantics.state import EMPTY, State
 from plansight.analyses.semantics.world import GroundAtom, Unmet, World, format_atom
 from plansight.analyses.syntax.lexical import without_comment
@@ -109,8 +110,9 @@ class Goals:
 
 @dataclass(frozen=True)
 class Simulation:
-    """The outcome of simulating one plan. When ``skipped_reason`` is set nothing was simulated:
-    ``lea``, ``executable`` and ``valid`` are None (unknown), never a guess."""
+    """The outcome of simulating one plan. When ``skipped_reason`` is set nothing was simulated;
+    when ``stopped_reason`` is set the work budget ran out (``trace`` holds the steps done before).
+    Either way ``lea``, ``executable`` and ``valid`` are None (unknown), never a guess."""
 
     length: int
     steps: tuple[PlanStep | Unparsed, ...]
@@ -122,24 +124,37 @@ class Simulation:
     world: World | None = None
     initial: State = EMPTY
     _checkpoints: tuple[State, ...] = field(default=(), repr=False)
+    stopped_reason: str | None = None
+    """Why the simulation stopped before its verdict (analyses/semantics/budget.py): ``stopped after
+    10 s: the precondition of step 3 (forall over 6 variables) has 4.1e9 instances``."""
+
+    @property
+    def lea_reached(self) -> int:
+        """How many steps executed before the simulation ended, whatever the verdict (or its absence)."""
+        return self.failure.index if self.failure is not None else len(self.trace)
+
+    @property
+    def unknown(self) -> bool:
+        """Whether there is no verdict: the plan was not simulated, or not to the end."""
+        return self.skipped_reason is not None or self.stopped_reason is not None
 
     @property
     def lea(self) -> int | None:
         """LEA: how many steps execute before the first that cannot, or None when the simulation was skipped.
         """
-        if self.skipped_reason is not None:
+        if self.unknown:
             return None
         return self.failure.index if self.failure is not None else self.length
 
     @property
     def executable(self) -> bool | None:
         """Whether every step executes, or None when the simulation was skipped."""
-        return None if self.skipped_reason is not None else self.failure is None
+        return None if self.unknown else self.failure is None
 
     @property
     def valid(self) -> bool | None:
         """Whether the plan executes and reaches the goal, or None when the simulation was skipped."""
-        if self.skipped_reason is not None:
+        if self.unknown:
             return None
         return self.failure is None and not self.goals.unsatisfied
 
@@ -181,16 +196,20 @@ class Simulation:
 
 
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
-             world: World | None = None) -> Simulation:
+             world: World | None = None, budget: WorkBudget | None = None) -> Simulation:
     """Simulate ``plan`` (a parsed plan, or its steps with :class:`Unparsed` lines in place) from the
-    problem's initial state. ``world`` may be passed to reuse one built for the same pair."""
+    problem's initial state. ``world`` may be passed to reuse one built for the same pair.
+
+    ``budget`` (default: :class:`WorkBudget`'s 10 s and 50,000,000 units) bounds the work: past it the
+    result has a ``stopped_reason`` and no verdict; its ``cancelled`` hook raises
+    :class:`~plansight.analyses.semantics.budget.Cancelled` out of this call."""
     steps = tuple(plan.steps if isinstance(plan, Plan) else plan)
     world = world or World.build(domain, problem)
     if world.unsupported:
         reason = "; ".join(world.unsupported)
         return Simulation(len(steps), steps, skipped_reason=reason, world=world,
                           initial=world.initial_state())
-    return _Simulator(world, steps).run()
+    return _Simulator(world, steps, budget or WorkBudget()).run()
 
 
 SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
@@ -235,8 +254,11 @@ def step_text(step: PlanStep | Unparsed) -> str:
 
 
 class _Simulator:
-    def __init__(self, world: World, steps: tuple[PlanStep | Unparsed, ...]) -> None:
+    def __init__(self, world: World, steps: tuple[PlanStep | Unparsed, ...], budget: WorkBudget) -> None:
         self.world = world
+        self.budget = budget
+        self.stage, self.index = "precondition", 0
+        """What the run is doing, for the reason given when the budget runs out."""
         self.steps = steps
         self.initial = world.initial_state()
         self.trace: list[TraceStep] = []
@@ -244,12 +266,26 @@ class _Simulator:
         self.redundant: list[int] = []
 
     def run(self) -> Simulation:
+        meter = self.budget.meter()
+        try:
+            with self.world.metered(meter):
+                return self._run(meter)
+        except BudgetExceeded as exceeded:
+            exceeded.where = (f"the {self.stage} of step {self.index + 1}" if self.stage != "goal"
+                              else "the goal")
+            return Simulation(len(self.steps), self.steps, tuple(self.trace), None, Goals((), ()),
+                              tuple(self.redundant), None, self.world, self.initial, tuple(self.checkpoints),
+                              stopped_reason=exceeded.reason)
+
+    def _run(self, meter: Meter) -> Simulation:
         state: set[GroundAtom] = set(self.initial.atoms)  # stepped in place: one copy, not one per step
         values = self.initial.values
         world = self.world
         failure: Failure | None = None
         trace = self.trace
         for index, step in enumerate(self.steps):
+            meter.spend(1)
+            self.stage, self.index = "precondition", index
             if index and index % CHECKPOINT_EVERY == 0:
                 self.checkpoints.append(State(frozenset(state), values))
             if isinstance(step, Unparsed):
@@ -264,6 +300,7 @@ class _Simulator:
             if not ground.applicable(state):
                 failure = self._runtime_failure(index, step, state, ground.binding)
                 break
+            self.stage = "effects"
             adds, deletes = ground.changes(state)
             deleted = tuple(a for a in deletes if a in state and a not in adds)
             added = tuple(a for a in adds if a not in state)
@@ -274,6 +311,7 @@ class _Simulator:
             if not added and not deleted:
                 self.redundant.append(index)
             trace.append(TraceStep(index, step, added, deleted))
+        self.stage = "goal"
         goals = self._goals(State(frozenset(state), values))
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
                           None, world, self.initial, tuple(self.checkpoints))

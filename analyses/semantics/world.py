@@ -19,8 +19,10 @@ understands, so that callers skip simulation instead of giving a wrong verdict.
 from __future__ import annotations
 
 import itertools
+import math
 import re
 from collections.abc import Callable, Collection, Container, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -49,6 +51,7 @@ from plansight.analyses.model.pddl import (
 )
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
+from plansight.analyses.semantics.budget import BudgetExceeded, Meter
 from plansight.analyses.semantics.state import GroundAtom, State
 
 Atoms = Collection[GroundAtom]
@@ -63,6 +66,8 @@ Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 
 ACTION_COSTS = frozenset({"total-cost"})
 GROUND_CACHE_SIZE = 200_000
+SPEND_EVERY = 256
+"""Quantifier instances counted locally before they are charged to the world's meter at once."""
 _VARIABLE = re.compile(r"\?[^\s()]+")
 
 
@@ -185,6 +190,9 @@ class World:
         self.vocabulary = vocab
         self.objects = objects
         self.unsupported = unsupported
+        self.meter = Meter()
+        """Charged one unit per quantifier instance expanded; :meth:`metered` swaps in a run's meter so
+        that a budget or a cancellation can stop a 4e9-instance ``forall`` in the middle."""
         self._signatures = Signatures(vocab.actions, vocab.types)
         self._typed_lists: dict[Accepted, tuple[str, ...]] = {}
         self._checks: dict[int, tuple[object, Check]] = {}
@@ -224,6 +232,16 @@ class World:
             found = tuple(k for k in self.objects.declared if k in fitting)
             self._typed_lists[wanted] = found
         return found
+
+    @contextmanager
+    def metered(self, meter: Meter) -> Iterator[Meter]:
+        """Charge the quantifiers evaluated inside the block to ``meter`` (the simulator's, the LTL
+        evaluation's); the previous meter is back afterwards."""
+        previous, self.meter = self.meter, meter
+        try:
+            yield meter
+        finally:
+            self.meter = previous
 
     # --- states ----------------------------------------------------------------------------------
 
@@ -267,7 +285,9 @@ class World:
         if isinstance(formula, Quantified) and formula.quantifier == "forall":
             names, pools = self._quantified(formula.variables)
             body = self._check(formula.body)
+            meter = self.meter
             for values in itertools.product(*pools):
+                meter.spend(1)
                 inner = {**binding, **dict(zip(names, values, strict=True))}
                 if not body(state, inner):
                     self._unmet(formula.body, state, inner, out)
@@ -483,13 +503,26 @@ class World:
             body = self._compile(formula.body)
             names, pools = self._quantified(formula.variables)
             every = formula.quantifier == "forall"
+            kind, instances = formula.quantifier, math.prod(len(p) for p in pools)
 
             def quantified(s: Atoms, b: Binding) -> bool:
                 inner = dict(b)
-                for values in itertools.product(*pools):
-                    inner.update(zip(names, values, strict=True))
-                    if body(s, inner) != every:
-                        return not every
+                meter = self.meter
+                count = 0
+                try:
+                    for values in itertools.product(*pools):
+                        count += 1
+                        if count == SPEND_EVERY:
+                            meter.spend(count)
+                            count = 0
+                        inner.update(zip(names, values, strict=True))
+                        if body(s, inner) != every:
+                            meter.spend(count)
+                            return not every
+                    meter.spend(count)
+                except BudgetExceeded as exceeded:
+                    exceeded.within(kind, len(names), instances)
+                    raise
                 return every
 
             return quantified
@@ -545,12 +578,24 @@ class World:
         if isinstance(effect, Quantified):
             body = self._compile_effect(effect.body)
             names, pools = self._quantified(effect.variables)
+            instances = math.prod(len(p) for p in pools)
 
             def every(s: Atoms, b: Binding, adds: list[GroundAtom], deletes: list[GroundAtom]) -> None:
                 inner = dict(b)
-                for values in itertools.product(*pools):
-                    inner.update(zip(names, values, strict=True))
-                    body(s, inner, adds, deletes)
+                meter = self.meter
+                count = 0
+                try:
+                    for values in itertools.product(*pools):
+                        count += 1
+                        if count == SPEND_EVERY:
+                            meter.spend(count)
+                            count = 0
+                        inner.update(zip(names, values, strict=True))
+                        body(s, inner, adds, deletes)
+                    meter.spend(count)
+                except BudgetExceeded as exceeded:
+                    exceeded.within("forall", len(names), instances)
+                    raise
 
             return every
         if isinstance(effect, TimeSpecified):

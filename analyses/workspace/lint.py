@@ -23,6 +23,7 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.memo import Memo
+from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S, Cancelled, WorkBudget
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
 from plansight.analyses.syntax.lexical import first_line_span, sniff_header
 from plansight.analyses.syntax.reading import read_text_file
@@ -75,6 +76,9 @@ class AnalyzerOptions:
     problem linked to a reference, by these or a ``; @reference`` line, is checked for equivalence."""
     equivalence_budget: tuple[int, float] = (200_000, 10.0)
     """(states, seconds) the exact search may spend on a domain without rules."""
+    simulation_budget: tuple[float | None, int | None] = (DEFAULT_TIME_LIMIT_S, DEFAULT_MAX_UNITS)
+    """(seconds, units of work) simulating a plan may spend (analyses/semantics/budget.py); past it the
+    plan gets a ``budget-exceeded`` diagnostic instead of a verdict."""
 
 
 class AnalyzerCaches:
@@ -127,8 +131,8 @@ class Analyzer:
 
         ``domain`` / ``problem`` override the association rules (the CLI's flags). A crash inside one
         stage becomes an ``internal-error`` diagnostic and the other stages still run. ``cancelled``
-        is asked during the long equivalence search: once it is true the search stops, its diagnostic
-        is left out (the editor drops such a result anyway: a newer text is coming).
+        is asked during the long equivalence search and plan simulation: once it is true they stop and
+        their diagnostics are left out (the editor drops such a result anyway: a newer text is coming).
         """
         if text is None:
             text = self.source.read(path)
@@ -187,8 +191,10 @@ class Analyzer:
             model_plan = document.plan
             static = _guarded("check_plan", path, text, diagnostics,
                               lambda: check_plan(model_plan, linked_problem, linked_domain)) or []
-            return static + (_guarded("simulating", path, text, diagnostics, lambda: simulation_diagnostics(
-                text, model_plan, linked_problem, linked_domain, (*diagnostics, *static))) or [])
+            budget = WorkBudget(*self.options.simulation_budget, cancelled=cancelled)
+            return static + (_guarded("simulating", path, text, diagnostics, lambda: _uncancelled(
+                path, lambda: simulation_diagnostics(text, model_plan, linked_problem, linked_domain,
+                                                     (*diagnostics, *static), budget))) or [])
         if document.ltl is not None:
             formula = document.ltl.formula
             return _guarded("check_ltl", path, text, diagnostics, lambda: [
@@ -236,6 +242,16 @@ def _guarded(stage: str, path: str, text: str, diagnostics: list[Diagnostic],
             "debug level (`plansight lint --debug`).",
             first_line_span(text)))
         return None
+
+
+def _uncancelled(path: str, run: Callable[[], list[Diagnostic]]) -> list[Diagnostic]:
+    """``run()``, or nothing when the caller's ``cancelled`` hook stopped it (the editor drops the
+    result of a stale text anyway: a newer one is being analysed)."""
+    try:
+        return run()
+    except Cancelled:
+        log.info("simulating %s stopped: a newer text replaces it", path)
+        return []
 
 
 def _position_order(diagnostic: Diagnostic) -> tuple[int, int, int, str]:
