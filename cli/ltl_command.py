@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, TextIO
 
+from plansight.budget_options import add_budget_options, budget_of
 from plansight.extract_option import (
     add_extract_option,
     extracted_json,
@@ -48,6 +49,7 @@ def add_ltl_parser(sub: Any) -> None:
                      help="reference formula for goal F1 (default: `; @reference`)")
     ltl.add_argument("--format", choices=("text", "json"), default="text", help="report format")
     add_extract_option(ltl)
+    add_budget_options(ltl, "simulating the plan and evaluating the goal (each)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,7 +141,7 @@ def judge(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LtlOutcome
     steps = (unparsed_lines(plan.document.text, plan.plan, plan.document.diagnostics)
              if plan.plan is not None and plan.document is not None else None)
     report = ltl_report(document.ltl.formula, domain.domain if domain else None,
-                        problem.problem if problem else None, steps, reference.formula)
+                        problem.problem if problem else None, steps, reference.formula, budget_of(args))
     return LtlOutcome(replace(result, diagnostics=tuple(diagnostics)), report,
                       plan.path if plan.document else None, reference.path if reference.document else None)
 
@@ -168,6 +170,7 @@ def outcome_json(outcome: LtlOutcome) -> dict[str, Any]:
         "precision": round(f1.precision, 4) if f1 is not None else None,
         "recall": round(f1.recall, 4) if f1 is not None else None,
         "notes": list(report.notes),
+        "stopped_reason": report.stopped_reason,
     }
 
 

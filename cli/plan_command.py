@@ -18,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from plansight.budget_options import add_budget_options, budget_of
 from plansight.extract_option import (
     add_extract_option,
     extracted_json,
@@ -25,12 +26,7 @@ from plansight.extract_option import (
     file_source,
     write_extracted_text,
 )
-from plansight.plan_reference import (
-    add_budget_options,
-    add_reference_options,
-    budget_of,
-    write_reference_text,
-)
+from plansight.plan_reference import add_reference_options, write_reference_text
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.plan_json import PlanJob, PlanOptions

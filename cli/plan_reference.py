@@ -10,11 +10,7 @@ from __future__ import annotations
 
 import argparse
 import os
-from collections.abc import Callable
-from typing import TYPE_CHECKING, Any, TextIO
-
-if TYPE_CHECKING:
-    from plansight.analyses.semantics.budget import WorkBudget
+from typing import Any, TextIO
 
 
 def add_reference_options(parser: argparse.ArgumentParser) -> None:
@@ -26,40 +22,6 @@ def add_reference_options(parser: argparse.ArgumentParser) -> None:
                         help="planner time limit for --recover (default 30)")
     parser.add_argument("--memory-limit", type=int, default=2048, metavar="MB",
                         help="planner memory limit for --recover (default 2048)")
-
-
-def add_budget_options(parser: argparse.ArgumentParser, what: str) -> None:
-    """``--budget-seconds`` / ``--budget-units``: the work budget of simulation and LTL evaluation
-    (analyses/semantics/budget.py), shared by ``plan`` and ``ltl``."""
-    from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S
-
-    parser.add_argument("--budget-seconds", type=_positive(float), default=DEFAULT_TIME_LIMIT_S,
-                        metavar="SECONDS",
-                        help=f"time budget for {what}; past it the verdict is unknown (valid: null) "
-                             f"with the reason (default {DEFAULT_TIME_LIMIT_S:g})")
-    parser.add_argument("--budget-units", type=_positive(int), default=DEFAULT_MAX_UNITS, metavar="N",
-                        help=f"units of work (quantifier instances, steps, LTL sub-formula evaluations) "
-                             f"for {what} (default {DEFAULT_MAX_UNITS:,})")
-
-
-def budget_of(args: argparse.Namespace) -> WorkBudget:
-    """The work budget the ``--budget-*`` flags ask for."""
-    from plansight.analyses.semantics.budget import WorkBudget
-
-    return WorkBudget(args.budget_seconds, args.budget_units)
-
-
-def _positive(kind: Callable[[str], float]) -> Callable[[str], float]:
-    def parse(text: str) -> float:
-        try:
-            value = kind(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-        if not value > 0:
-            raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
-        return value
-
-    return parse
 
 
 def _numbered(out: TextIO, actions: list[str], note: str = "") -> None:

@@ -40,6 +40,7 @@ from plansight.analyses.workspace.ltl_links import follow_link
 from plansight.server.commands import LTL_REPORT, LtlRange, LtlReportResult
 from plansight.server.context import DocumentContext, capture_context, context_in_worker
 from plansight.server.feature_contract import HubSlot, ServerFeature
+from plansight.server.settings import simulation_budget
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -284,7 +285,8 @@ def _linked_report(context: DocumentContext, view: LtlView) -> _Linked | None:
     reference = follow_link(context.parsed, "reference", context.source, context.read_partner)
     if plan.document is None and reference.document is None:
         return None
-    report = ltl_report(view.formula, view.domain, view.problem, plan.plan, reference.formula)
+    report = ltl_report(view.formula, view.domain, view.problem, plan.plan, reference.formula,
+                        simulation_budget(context.settings))
     return _Linked(report, plan.document, reference.document)
 
 

@@ -53,6 +53,7 @@ from plansight.analyses.plans.simulate import (
 )
 from plansight.analyses.plans.word_similarity import SimilarityVersion
 from plansight.analyses.reasoning.plan_steps import applicable_before, step_key
+from plansight.analyses.semantics.budget import WorkBudget
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.association import glob_matches, resolve_link
 from plansight.server.command_arguments import argument_of, command_context
@@ -60,6 +61,7 @@ from plansight.server.commands import SIMULATE_PLAN, STATE_AT_STEP, SimulatePlan
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.feature_hub import Provider, refresh
+from plansight.server.settings import simulation_budget
 
 if TYPE_CHECKING:
     from plansight.server.app import PlansightServer
@@ -142,7 +144,8 @@ class PlanFeature(ServerFeature):
         texts, shared by every feature that reads it (hints, hover, lens, the repair quick fix)."""
         assert context.problem is not None and context.domain is not None
         key = (context.text, context.problem.text, context.domain.text)
-        return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain))
+        budget = simulation_budget(context.settings)
+        return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain, budget))
 
     def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
         # The plan feature comes before the editing features in FEATURE_ORDER (app.py): on a plan step
@@ -188,8 +191,9 @@ class PlanFeature(ServerFeature):
             broken = "problem" if problem is None else "domain"
             return PlanView(plan, None, f"the {broken} has errors that stop it from being read")
         simulation = self.simulation(context, plan, problem, domain)
-        if simulation.skipped_reason is not None:
-            return PlanView(plan, simulation, simulation.skipped_reason)
+        unknown = simulation.skipped_reason or simulation.stopped_reason
+        if unknown is not None:  # not simulated, or its budget ran out: no verdict to show
+            return PlanView(plan, simulation, unknown)
         reference = self._reference(context, plan, simulation, problem_doc, domain_doc)
         return PlanView(plan, simulation, None, reference)
 
@@ -362,9 +366,10 @@ class PlanFeature(ServerFeature):
 # --- pure helpers ------------------------------------------------------------------------------------
 
 
-def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Domain) -> Simulation:
+def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Domain,
+              budget: WorkBudget) -> Simulation:
     """Simulate as ``plansight lint`` does: unreadable lines count as steps in their places."""
-    return simulate(domain, problem, unparsed_lines(document.text, plan, document.diagnostics))
+    return simulate(domain, problem, unparsed_lines(document.text, plan, document.diagnostics), budget=budget)
 
 
 def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:

@@ -24,6 +24,7 @@ from typing import Any
 
 from plansight.analyses.diagnostics.severity_overrides import SEVERITY_LEVELS, severity_override_problem
 from plansight.analyses.diagnostics.suggest import suffix
+from plansight.analyses.semantics.budget import WorkBudget
 
 SECTION = "plansight"
 
@@ -107,6 +108,11 @@ class Settings:
     def max_file_chars(self) -> int:
         """The size limit in characters: a cheap, conservative stand-in for bytes (1 char >= 1 byte)."""
         return int(self.max_file_size_mb * 1_000_000)
+
+
+def simulation_budget(settings: Settings) -> WorkBudget:
+    """The work budget of one plan simulation or LTL evaluation in the editor's features."""
+    return WorkBudget(settings.simulation_time_limit_s, settings.simulation_work_budget)
 
 
 @dataclass(frozen=True, slots=True)

@@ -168,7 +168,7 @@ CODES: dict[str, CodeInfo] = _catalogue(
     (
         "budget-exceeded",
         W,
-        "Simulating the plan went past its work budget (time or instances): no verdict, and the reason.",
+        "A plan simulation or LTL evaluation went past its work budget (time, work, nesting): no verdict.",
     ),
     # --- files and links (association, lint orchestration) ----------------------------------------
     ("broken-link", E, "A `; @domain` / `; @problem` link or setting points at an unusable file."),

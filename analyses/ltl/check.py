@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
+from plansight.analyses.ltl.depth import too_deep
 from plansight.analyses.ltl.scope import LtlScope, VariableRange, ltl_scope
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlQuantified, ltl_children
 from plansight.analyses.model.pddl import Domain, Problem, TypedName
@@ -28,7 +29,13 @@ def check_ltl(formula: LtlFormula | None, domain: Domain | None, problem: Proble
     Without a domain there is nothing to check names against (the linking step says so); without a
     problem, arguments are checked against the domain's constants only when they are constants.
     """
-    if formula is None or domain is None:
+    if formula is None:
+        return []
+    deep = too_deep(formula)
+    if deep is not None:  # before any recursive walk: see depth.py
+        return [make("budget-exceeded", f"This goal is not checked or evaluated: {deep}. Split it into "
+                     "simpler goals.", formula.span)]
+    if domain is None:
         return []
     scope = scope or ltl_scope(formula, domain, problem)
     checker = _Checker(scope, domain, problem)

@@ -19,6 +19,7 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Literal
 
+from plansight.analyses.ltl.depth import too_deep
 from plansight.analyses.ltl.scope import LtlScope
 from plansight.analyses.model.ltl import (
     LtlAnd,
@@ -33,6 +34,7 @@ from plansight.analyses.model.ltl import (
     is_temporal,
 )
 from plansight.analyses.model.pddl import Name
+from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 from plansight.analyses.semantics.state import GroundAtom, State
 
 Pair = tuple[State, GroundAtom | None]
@@ -61,20 +63,39 @@ class LtlEvaluation:
     """Whether a plan's trajectory satisfies an LTL goal, and the sub-formulas that failed when it does not.
     """
 
-    satisfied: bool
+    satisfied: bool | None
+    """None when the evaluation stopped before its answer (``stopped_reason``)."""
     satisfied_at: int | None
     """0-based index of the earliest state s_k such that the pairs up to s_k satisfy the formula
     (None when the whole trajectory does not satisfy it)."""
     failures: tuple[Failure, ...] = ()
+    stopped_reason: str | None = None
+    """Why there is no answer: the work budget ran out, or the formula nests too deeply."""
 
 
-def evaluate(formula: LtlFormula, trajectory: Trajectory, scope: LtlScope) -> LtlEvaluation:
-    """Whether ``trajectory`` satisfies ``formula``, when, and if not, which sub-formulas failed."""
+def evaluate(formula: LtlFormula, trajectory: Trajectory, scope: LtlScope,
+             budget: WorkBudget | None = None) -> LtlEvaluation:
+    """Whether ``trajectory`` satisfies ``formula``, when, and if not, which sub-formulas failed.
+
+    ``budget`` (default: :class:`WorkBudget`'s) bounds the work, one unit per sub-formula evaluated
+    on one pair; past it, or for a formula nested deeper than ``depth.MAX_DEPTH``, the answer is
+    None with ``stopped_reason``. Its ``cancelled`` hook raises ``Cancelled`` out of this call."""
+    deep = too_deep(formula)
+    if deep is not None:
+        return LtlEvaluation(None, None, stopped_reason=f"not evaluated: {deep}")
     if not trajectory:
         return LtlEvaluation(False, None, (Failure(formula, format_ltl(formula), "cannot hold: no states"),))
-    evaluator = _Evaluator(trajectory, scope)
+    evaluator = _Evaluator(trajectory, scope, (budget or WorkBudget()).meter())
+    try:
+        return _judge(evaluator, formula)
+    except BudgetExceeded as exceeded:
+        exceeded.where = "the LTL goal"
+        return LtlEvaluation(None, None, stopped_reason=exceeded.reason)
+
+
+def _judge(evaluator: _Evaluator, formula: LtlFormula) -> LtlEvaluation:
+    n = evaluator.n
     kind, values = evaluator.ends(formula, {})
-    n = len(trajectory)
     if kind != "bits" and values[0] <= n:
         return LtlEvaluation(True, values[0] - 1)
     if kind == "bits" and values[0] >> n & 1:
@@ -113,9 +134,13 @@ def exactly(count: int, bitsets: Sequence[int], everything: int) -> int:
 
 
 class _Evaluator:
-    def __init__(self, trajectory: Trajectory, scope: LtlScope) -> None:
+    def __init__(self, trajectory: Trajectory, scope: LtlScope, meter: Meter | None = None) -> None:
         self.n = len(trajectory)
         self.scope = scope
+        self.meter = meter or Meter()
+        self._row_cost = 1 + self.n // 64
+        """Units charged per sub-formula evaluated on the whole trajectory: one big-integer operation
+        per 64 pairs for a state formula; temporal forms charge one unit per start on top."""
         self.all_pairs = (1 << self.n) - 1
         self.state_bits: dict[GroundAtom, int] = {}
         self.action_bits: dict[GroundAtom, int] = {}
@@ -131,6 +156,7 @@ class _Evaluator:
 
     def truth(self, node: LtlFormula, env: Env) -> int:
         """The pairs at which the state formula ``node`` holds, as a bit set."""
+        self.meter.spend(self._row_cost)
         if isinstance(node, LtlAtom):
             key = (node.name.key, *(env.get(a.key, a.key) for a in node.args))
             table = self.action_bits if self.scope.is_action(node.name.key) else self.state_bits
@@ -195,6 +221,7 @@ class _Evaluator:
 
     def ends(self, node: LtlFormula, env: Env) -> Ends:
         n, never = self.n, self.n + 1
+        self.meter.spend(n + 1)
         if not is_temporal(node):
             truth = self.truth(node, env)
             earliest, first = [never] * (n + 1), never
@@ -249,7 +276,11 @@ class _Evaluator:
                 out.append(values[(reachable & -reachable).bit_length() - 1] if reachable else never)
             return "suffix", out
         following_bits = self.bits(following)
-        return "bits", [_union_at(following_bits, row & ~(1 << n)) for row in starts]
+        out = []
+        for row in starts:  # up to n big-integer unions per start: charged as such
+            self.meter.spend(1 + row.bit_count())
+            out.append(_union_at(following_bits, row & ~(1 << n)))
+        return "bits", out
 
     def _combine(self, conjunctive: bool, parts: list[Ends]) -> Ends:
         """All (``conjunctive``) or any of ``parts`` on the same piece."""

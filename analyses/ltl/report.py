@@ -11,12 +11,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from plansight.analyses.ltl.depth import too_deep
 from plansight.analyses.ltl.evaluate import Failure, Pair, evaluate
 from plansight.analyses.ltl.f1 import F1Result, goal_f1
 from plansight.analyses.ltl.scope import LtlScope, ltl_scope
 from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate
+from plansight.analyses.semantics.budget import WorkBudget
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,6 +33,9 @@ class LtlReport:
     failures: tuple[Failure, ...] = ()
     f1: F1Result | None = None
     notes: tuple[str, ...] = ()
+    stopped_reason: str | None = None
+    """Why ``satisfied`` is None although a plan is linked: the work budget of the simulation or of the
+    evaluation ran out, or the formula nests too deeply (analyses/semantics/budget.py)."""
 
 
 def trajectory(simulation: Simulation) -> list[Pair]:
@@ -46,13 +51,19 @@ def trajectory(simulation: Simulation) -> list[Pair]:
 
 def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Problem | None,
                plan: Plan | Sequence[PlanStep | Unparsed] | None = None,
-               reference: LtlFormula | None = None) -> LtlReport:
+               reference: LtlFormula | None = None, budget: WorkBudget | None = None) -> LtlReport:
     """Judge ``formula`` against ``plan`` and compare it with ``reference``, doing only what the given files
     allow and saying in ``notes`` what was skipped. ``plan`` may be its steps with the lines that did not
-    parse in place, so the goal is judged on the trajectory `plansight plan` reports.
+    parse in place, so the goal is judged on the trajectory `plansight plan` reports. ``budget`` bounds
+    the simulation, the evaluation and the F1 each (past it: no verdict, ``stopped_reason``); its
+    ``cancelled`` hook raises ``Cancelled``.
     """
     if formula is None:
         return LtlReport(None, None, notes=("the formula could not be parsed",))
+    deep = too_deep(formula) or (too_deep(reference) if reference is not None else None)
+    if deep is not None:
+        reason = f"not evaluated: {deep}"
+        return LtlReport(None, None, notes=(reason,), stopped_reason=reason)
     scope = ltl_scope(formula, domain, problem) if domain is not None else LtlScope()
     notes: list[str] = []
     f1: F1Result | None = None
@@ -66,12 +77,18 @@ def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Probl
     if domain is None or problem is None:
         notes.append("no problem (and domain) is linked, so the plan cannot be simulated")
         return LtlReport(None, None, (), f1, tuple(notes))
-    simulation = simulate(domain, problem, plan)
+    simulation = simulate(domain, problem, plan, budget=budget)
     if simulation.skipped_reason is not None:
         notes.append(f"the plan was not simulated: {simulation.skipped_reason}")
         return LtlReport(None, None, (), f1, tuple(notes))
+    if simulation.stopped_reason is not None:
+        reason = f"the plan was not simulated to the end: {simulation.stopped_reason}"
+        return LtlReport(None, None, (), f1, (*notes, reason), reason)
     if simulation.failure is not None:
         notes.append(f"the plan stops at step {simulation.failure.index} ({simulation.failure.message}); "
                      f"the goal is judged on the {simulation.failure.index} steps before it")
-    result = evaluate(formula, trajectory(simulation), scope)
-    return LtlReport(result.satisfied, result.satisfied_at, result.failures, f1, tuple(notes))
+    result = evaluate(formula, trajectory(simulation), scope, budget)
+    if result.stopped_reason is not None:
+        notes.append(f"the goal was not evaluated: {result.stopped_reason}")
+    return LtlReport(result.satisfied, result.satisfied_at, result.failures, f1, tuple(notes),
+                     result.stopped_reason)

@@ -115,6 +115,18 @@ def ltl_walk(formula: LtlFormula | None) -> Iterator[LtlFormula]:
         stack.extend(reversed(ltl_children(node)))
 
 
+def ltl_depth(formula: LtlFormula | None) -> int:
+    """How deeply the formula nests (an atom: 1), counted without recursion: it is how callers learn
+    that a formula is too deep for the recursive walks (evaluation, printing) before starting one."""
+    deepest = 0
+    stack = [(formula, 1)] if formula is not None else []
+    while stack:
+        node, depth = stack.pop()
+        deepest = max(deepest, depth)
+        stack.extend((child, depth + 1) for child in ltl_children(node))
+    return deepest
+
+
 def is_temporal(formula: LtlFormula) -> bool:
     """Whether ``then`` occurs in the formula (otherwise it is a state formula, judged pair by pair)."""
     return any(isinstance(node, LtlThen) for node in ltl_walk(formula))
