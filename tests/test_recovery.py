@@ -129,13 +129,17 @@ def hard_problem(blocks: int) -> str:
     )
 
 
-def test_time_budget_is_respected() -> None:
+@pytest.mark.parametrize("limit", [1.0, 3.0])
+def test_time_budget_is_respected(limit: float) -> None:
+    """The planner stops within its limit plus a second of grace (it used to be given five more),
+    although the search on 40 blocks is far from done; the first call also pays no import of the
+    planner's Python package."""
     domain_text = (EXAMPLES / "blocksworld" / "domain.pddl").read_text()
     started = time.monotonic()
-    result = solve_text(domain_text, hard_problem(40), Budget(time_limit_s=1, memory_limit_mb=1024))
+    result = solve_text(domain_text, hard_problem(40), Budget(time_limit_s=limit, memory_limit_mb=1024))
     elapsed = time.monotonic() - started
     assert result.status == "timeout", result
-    assert elapsed < 8
+    assert elapsed < limit + 1.0, elapsed
 
 
 def test_cancel_kills_the_planner_quickly() -> None:

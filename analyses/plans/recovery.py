@@ -3,9 +3,10 @@
 Fast Downward ships in the `up-fast-downward` wheel (its driver script and the compiled search
 binary, located by `fast_downward.py`); we run its driver as a subprocess on PDDL text printed by
 `printer.py` into a temporary folder, with the time and memory budget on its command line and a
-wall-clock guard of our own (`budgeted_process.py`, which kills the translator and the search
-together on a cancel, a `threading.Event`, or an overrun). Nothing here blocks an event loop:
-callers in the server run these functions in a worker thread.
+wall-clock guard of our own at the same limit (`budgeted_process.py`, which kills the translator and
+the search together on a cancel, a `threading.Event`, or at the limit: Fast Downward's own limits count
+CPU time, which a loaded machine stretches), so a call returns within its limit plus about a second.
+Nothing here blocks an event loop: callers in the server run these functions in a worker thread.
 """
 
 from __future__ import annotations
@@ -35,6 +36,9 @@ OPTIMAL_SEARCH = "astar(lmcut())"
 """The paper's planner configuration (its ground-truth plans come from A* with LM-cut)."""
 FALLBACK_SEARCH = "lazy_greedy([ff()], preferred=[ff()])"
 """Used when LM-cut does not support the task (e.g. conditional effects): not optimal, but complete."""
+
+MIN_FALLBACK_S = 0.5
+"""The fallback search is not started with less time than this left: it could not even translate."""
 
 PlannerStatus = Literal[
     "solved", "unsolvable", "timeout", "out-of-memory", "unsupported", "error", "cancelled"
@@ -108,7 +112,7 @@ def solve_text(
         Path(work, "problem.pddl").write_text(problem_text)
         limits = (budget.time_limit_s, budget.memory_limit_mb)
         command = fast_downward.command(driver, ("--search", search), *limits)
-        run = run_budgeted(command, work, budget.time_limit_s + 5.0, cancel)
+        run = run_budgeted(command, work, budget.time_limit_s, cancel)
         code = run.exit_code
         elapsed = time.monotonic() - started
         if run.cancelled:
@@ -117,8 +121,9 @@ def solve_text(
         meaning = fast_downward.meaning(code) if code is not None else "timeout"
         if meaning == "plan" and plan_file.is_file():
             return PlannerResult("solved", _read_plan(plan_file), planner, "plan found", elapsed)
-        if meaning == "unsupported" and search == OPTIMAL_SEARCH:
-            remaining = Budget(max(1.0, budget.time_limit_s - elapsed), budget.memory_limit_mb)
+        remaining_s = budget.time_limit_s - elapsed
+        if meaning == "unsupported" and search == OPTIMAL_SEARCH and remaining_s >= MIN_FALLBACK_S:
+            remaining = Budget(remaining_s, budget.memory_limit_mb)  # the same deadline, not a new one
             return solve_text(domain_text, problem_text, remaining, cancel, FALLBACK_SEARCH)
         status = _STATUS.get(meaning, "error")
         if status == "unsolvable":
