@@ -34,6 +34,7 @@ from plansight.analyses.model.ltl import (
     LtlThen,
     format_ltl,
 )
+from plansight.analyses.semantics.budget import Meter
 from plansight.analyses.semantics.world import GroundAtom
 
 MAX_EXPANSIONS = 2000
@@ -95,14 +96,18 @@ def set_f1(candidate: frozenset[Element], reference: frozenset[Element]) -> tupl
 
 
 def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlScope,
-            reference_scope: LtlScope) -> F1Result:
-    """The best F1 over the simple expansions of both goals."""
-    references, cut_r = simple_expansions(reference, reference_scope)
-    candidates, cut_c = simple_expansions(candidate, candidate_scope)
+            reference_scope: LtlScope, meter: Meter | None = None) -> F1Result:
+    """The best F1 over the simple expansions of both goals. ``meter`` is charged one unit per
+    sub-formula expanded (nested quantifiers multiply them): it raises ``BudgetExceeded`` past its
+    budget (analyses/semantics/budget.py)."""
+    meter = meter or Meter()
+    references, cut_r = simple_expansions(reference, reference_scope, meter)
+    candidates, cut_c = simple_expansions(candidate, candidate_scope, meter)
     best: F1Result | None = None
     for ref in references:
         ref_set = ref.elements()
         for cand in candidates:
+            meter.spend(1)
             f1, precision, recall = set_f1(cand.elements(), ref_set)
             if best is None or f1 > best.f1:
                 best = F1Result(f1, precision, recall, ref, cand, cut_r or cut_c)
@@ -110,13 +115,15 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
     return best
 
 
-def simple_expansions(formula: LtlFormula, scope: LtlScope) -> tuple[list[SimpleGoal], bool]:
+def simple_expansions(formula: LtlFormula, scope: LtlScope,
+                      meter: Meter | None = None) -> tuple[list[SimpleGoal], bool]:
     """The simple goals ``formula`` expands to (at most MAX_EXPANSIONS), and whether some were cut."""
-    options = list(islice(_expand(formula, scope, True), MAX_EXPANSIONS + 1))
+    options = list(islice(_expand(formula, scope, True, meter or Meter()), MAX_EXPANSIONS + 1))
     return options[:MAX_EXPANSIONS] or [SimpleGoal()], len(options) > MAX_EXPANSIONS
 
 
-def _expand(node: LtlFormula, scope: LtlScope, positive: bool) -> Iterator[SimpleGoal]:
+def _expand(node: LtlFormula, scope: LtlScope, positive: bool, meter: Meter) -> Iterator[SimpleGoal]:
+    meter.spend(1)
     if isinstance(node, LtlAtom):
         key = (node.name.key, *(a.key for a in node.args))
         if positive and scope.is_action(node.name.key):
@@ -124,31 +131,31 @@ def _expand(node: LtlFormula, scope: LtlScope, positive: bool) -> Iterator[Simpl
         else:
             yield SimpleGoal(propositions=frozenset({("+" if positive else "-", *key)}))
     elif isinstance(node, LtlNot):
-        yield from _expand(node.operand, scope, not positive)
+        yield from _expand(node.operand, scope, not positive, meter)
     elif isinstance(node, LtlImplies):
         # a => b  is  (not a) or b;  not (a => b)  is  a and not b
         if positive:
-            yield from _expand(node.left, scope, False)
-            yield from _expand(node.right, scope, True)
+            yield from _expand(node.left, scope, False, meter)
+            yield from _expand(node.right, scope, True, meter)
         else:
-            yield from _merged([node.left, node.right], scope, [True, False])
+            yield from _merged([node.left, node.right], scope, [True, False], meter)
     elif isinstance(node, (LtlAnd, LtlOr)):
         conjunctive = isinstance(node, LtlAnd) == positive  # De Morgan under a negation
         if conjunctive:
-            yield from _merged(list(node.operands), scope, [positive] * len(node.operands))
+            yield from _merged(list(node.operands), scope, [positive] * len(node.operands), meter)
         else:
             for operand in node.operands:
-                yield from _expand(operand, scope, positive)
+                yield from _expand(operand, scope, positive, meter)
     elif isinstance(node, LtlThen):
         if positive:
-            yield from _merged(list(node.stages), scope, [True] * len(node.stages))
+            yield from _merged(list(node.stages), scope, [True] * len(node.stages), meter)
         else:
             yield _opaque(node)
     else:
-        yield from _quantified(node, scope, positive)
+        yield from _quantified(node, scope, positive, meter)
 
 
-def _quantified(node: LtlQuantified, scope: LtlScope, positive: bool) -> Iterator[SimpleGoal]:
+def _quantified(node: LtlQuantified, scope: LtlScope, positive: bool, meter: Meter) -> Iterator[SimpleGoal]:
     objects = scope.range_of(node)
     instances = [ground(node.body, {node.variable.key: o}) for o in objects]
     if node.quantifier == "forn":
@@ -156,24 +163,26 @@ def _quantified(node: LtlQuantified, scope: LtlScope, positive: bool) -> Iterato
             yield _opaque(node)
             return
         for chosen in combinations(instances, node.count or 0) if (node.count or 0) <= len(instances) else ():
-            yield from _merged(list(chosen), scope, [True] * len(chosen))
+            yield from _merged(list(chosen), scope, [True] * len(chosen), meter)
         return
     if (node.quantifier == "forall") == positive:
-        yield from _merged(instances, scope, [positive] * len(instances))
+        yield from _merged(instances, scope, [positive] * len(instances), meter)
     else:
         for instance in instances:
-            yield from _expand(instance, scope, positive)
+            yield from _expand(instance, scope, positive, meter)
 
 
-def _merged(parts: list[LtlFormula], scope: LtlScope, signs: list[bool]) -> Iterator[SimpleGoal]:
+def _merged(parts: list[LtlFormula], scope: LtlScope, signs: list[bool],
+            meter: Meter) -> Iterator[SimpleGoal]:
     """Every combination of one expansion per part, merged in order (actions concatenate)."""
     if not parts:
         yield SimpleGoal()
         return
-    alternatives = [list(islice(_expand(p, scope, s), MAX_EXPANSIONS + 1)) for p, s in zip(parts, signs,
-                                                                                             strict=True)]
+    alternatives = [list(islice(_expand(p, scope, s, meter), MAX_EXPANSIONS + 1))
+                    for p, s in zip(parts, signs, strict=True)]
     for combination in product(*alternatives):
         merged = SimpleGoal()
+        meter.spend(1)
         for option in combination:
             merged = merged.merge(option)
         yield merged

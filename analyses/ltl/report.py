@@ -18,7 +18,7 @@ from plansight.analyses.ltl.scope import LtlScope, ltl_scope
 from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate
-from plansight.analyses.semantics.budget import WorkBudget
+from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,8 +69,12 @@ def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Probl
     f1: F1Result | None = None
     if reference is not None:
         reference_scope = ltl_scope(reference, domain, problem) if domain is not None else LtlScope()
-        f1 = goal_f1(formula, reference, scope, reference_scope)
-        if f1.truncated:
+        try:
+            f1 = goal_f1(formula, reference, scope, reference_scope, (budget or WorkBudget()).meter())
+        except BudgetExceeded as exceeded:
+            exceeded.where = "the goal F1"
+            notes.append(f"goal F1 not computed: {exceeded.reason}")
+        if f1 is not None and f1.truncated:
             notes.append("goal F1: the expansions into simple goals were cut off; the F1 is a lower bound")
     if plan is None:
         return LtlReport(None, None, (), f1, tuple(notes))
