@@ -173,6 +173,8 @@ def _evaluate_one(
         )
         if simulation.skipped_reason:
             errors.append(f"not simulated: {simulation.skipped_reason}")
+        if simulation.stopped_reason:
+            errors.append(f"not simulated to the end: {simulation.stopped_reason}")
     else:
         errors.append("no problem or domain found for this plan")
         row.values.update(valid=None, executable=None, lea=None)

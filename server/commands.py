@@ -84,6 +84,7 @@ class SimulatePlanResult(TypedDict):
     reference: dict[str, Any] | None
     recovery: dict[str, Any] | None
     skipped_reason: str | None
+    stopped_reason: str | None
     redundant: list[int]
     domain: str | None
     problem: str | None

@@ -34,7 +34,7 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
     plan = job.document.plan if job.document is not None else None
     if not steps and job.document is not None and plan is not None:
         steps = unparsed_lines(job.document.text, plan, job.document.diagnostics)
-    not_simulated = job.error or (sim.skipped_reason if sim is not None else None)
+    not_simulated = job.error or ((sim.skipped_reason or sim.stopped_reason) if sim is not None else None)
     if sim is None and not_simulated is None:
         not_simulated = "the plan was not simulated"
     trace = sim.trace if sim is not None and not_simulated is None else ()

@@ -221,6 +221,8 @@ def recover(
     )
     if simulation.skipped_reason is not None:
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.skipped_reason}", rule)
+    if simulation.stopped_reason is not None:  # no executable prefix is known: nothing to complete
+        return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.stopped_reason}", rule)
     if simulation.valid:
         return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
     states = list(simulation.states())
