@@ -116,6 +116,8 @@ def behaviour_on(
 def _check(simulation: Simulation, plan: tuple[Action, ...]) -> PlanCheck:
     if simulation.skipped_reason is not None:
         return PlanCheck(plan, None, message=f"cannot simulate: {simulation.skipped_reason}")
+    if simulation.stopped_reason is not None:
+        return PlanCheck(plan, None, message=f"cannot simulate: {simulation.stopped_reason}")
     if simulation.failure is not None:
         failure = simulation.failure
         return PlanCheck(plan, False, failure.index, failure.action, failure.message)

@@ -31,6 +31,8 @@ def verdict(simulation: Simulation | None) -> str:
         return "the planner's output is not a plan plansight can read"
     if simulation.skipped_reason is not None:
         return f"not checked: {simulation.skipped_reason}"
+    if simulation.stopped_reason is not None:
+        return f"not checked to the end: {simulation.stopped_reason}"
     goals = simulation.goals
     total = len(goals.satisfied) + len(goals.unsatisfied)
     if simulation.valid:
