@@ -10,11 +10,15 @@ lists everything that is off, rather than one per feature at the moment it is fi
 from __future__ import annotations
 
 import asyncio
+import importlib.util
 import logging
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsprotocol import types
+
+from plansight.analyses.plans import word_similarity
 
 log = logging.getLogger(__name__)
 
@@ -24,7 +28,7 @@ REPAIR_HOW = (
     "Linux on ARM)"
 )
 NLTK_HOW = (
-    "AQM labels use a string similarity instead of WordNet's: NLTK cannot be imported ({error}). "
+    "AQM labels use a string similarity instead of WordNet's: NLTK is missing ({error}). "
     "Install the plansight .vsix for your platform, or `python -m pip install nltk regex`"
 )
 WORDNET_HOW = (
@@ -43,23 +47,25 @@ class Probes:
 
 
 def _fast_downward() -> bool:
-    from plansight.analyses.plans.recovery import fast_downward_driver
-
-    return fast_downward_driver() is not None
+    # Found without importing `up_fast_downward`, whose package imports unified-planning (seconds, and
+    # absent from the .vsix): the driver script is all that plan repair runs.
+    spec = importlib.util.find_spec("up_fast_downward")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    return any(os.path.isfile(os.path.join(folder, "downward", "fast-downward.py"))
+               for folder in spec.submodule_search_locations)
 
 
 def _nltk_error() -> str | None:
-    try:
-        import nltk  # noqa: F401
-    except Exception as error:  # ImportError, or a broken install failing inside NLTK
-        return f"{type(error).__name__}: {error}"
+    # NLTK's import takes over a second; whether it and its compiled dependency are there is enough
+    for module in ("nltk", "regex"):
+        if importlib.util.find_spec(module) is None:
+            return f"no module named {module!r}"
     return None
 
 
 def _wordnet() -> bool:
-    from plansight.analyses.plans import word_similarity
-
-    return word_similarity.wordnet_location() is not None
+    return word_similarity.wordnet_available()
 
 
 INSTALLED = Probes(_fast_downward, _nltk_error, _wordnet)
@@ -88,7 +94,8 @@ def notice(notes: list[str]) -> types.ShowMessageParams | None:
 
 async def announce_missing(show: Callable[[types.ShowMessageParams], None],
                            probes: Probes = INSTALLED) -> None:
-    """Probe off the event loop (importing NLTK and reading WordNet take a second), then show once."""
+    """Probe off the event loop (the file system; NLTK's data path on machines without a bundled or
+    Debian WordNet), then show the one message."""
     try:
         notes = await asyncio.to_thread(missing_features, probes)
     except Exception:  # a probe failing must not take the server down; the log says why
