@@ -13,7 +13,7 @@ if [[ -z "${PYTHON:-}" ]]; then
   if [[ -x ../.venv/bin/python ]]; then PYTHON=../.venv/bin/python; else PYTHON=python3; fi
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(universal linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64)
+[[ ${#targets[@]} -gt 0 ]] || targets=(linux-x64 linux-arm64 darwin-x64 darwin-arm64 win32-x64 universal)
 version=$(node -p 'require("./package.json").version')
 for target in "${targets[@]}"; do
   "$PYTHON" scripts/bundle_platform.py "$target"
