@@ -12,13 +12,12 @@ from __future__ import annotations
 import asyncio
 import importlib.util
 import logging
-import os
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from lsprotocol import types
 
-from plansight.analyses.plans import word_similarity
+from plansight.analyses.plans import fast_downward, word_similarity
 
 log = logging.getLogger(__name__)
 
@@ -47,13 +46,8 @@ class Probes:
 
 
 def _fast_downward() -> bool:
-    # Found without importing `up_fast_downward`, whose package imports unified-planning (seconds, and
-    # absent from the .vsix): the driver script is all that plan repair runs.
-    spec = importlib.util.find_spec("up_fast_downward")
-    if spec is None or not spec.submodule_search_locations:
-        return False
-    return any(os.path.isfile(os.path.join(folder, "downward", "fast-downward.py"))
-               for folder in spec.submodule_search_locations)
+    # found with find_spec, without importing `up_fast_downward` (whose package imports unified-planning)
+    return fast_downward.driver() is not None
 
 
 def _nltk_error() -> str | None:

@@ -152,3 +152,12 @@ def test_plan_repair_works_with_a_bare_python(bare: dict[str, Path]) -> None:
     recovery = json.loads(result.stdout)["recovery"]
     assert recovery["status"] == "solved", recovery
     assert recovery["completion"] == ["(pick-up a)", "(stack a c)"]
+
+
+def test_the_bundled_server_loads_with_nothing_off(bare: dict[str, Path]) -> None:
+    # what `plansight serve` imports, and its start-up check: the linux-x64 package lacks nothing
+    code = ("import plansight.bundle_paths as b; b.activate(); import plansight.server.app; "
+            "from plansight.server.startup_notes import missing_features; print(missing_features())")
+    result = run_bundled(bare, "-c", code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
