@@ -1,4 +1,5 @@
-"""The linux-x64 and universal .vsix as a user gets them: what they carry, and that it works with a bare Python.
+"""The linux-x64 and universal .vsix as a user gets them: what they carry, and that it works with a bare
+Python.
 
 Run by `scripts/ci.sh` after `scripts/package-vsix.sh linux-x64 universal` (not part of the Python
 suite, which runs before any .vsix exists); `PLANSIGHT_VSIX_DIR` names another folder holding them.
@@ -139,7 +140,8 @@ def test_the_compiled_modules_load_from_this_pythons_folder(bare: dict[str, Path
 def test_the_bundled_fast_downward_solves_a_problem_with_a_bare_python(
         bare: dict[str, Path], tmp_path: Path) -> None:
     driver = bare["extension"] / "bundled" / "libs" / "up_fast_downward" / "downward" / "fast-downward.py"
-    result = run_bundled(bare, str(driver), str(EXAMPLES / "domain.pddl"), str(EXAMPLES / "problems" / "p10.pddl"),
+    problem = EXAMPLES / "problems" / "p10.pddl"
+    result = run_bundled(bare, str(driver), str(EXAMPLES / "domain.pddl"), str(problem),
                          "--search", "astar(lmcut())", cwd=tmp_path)
     assert result.returncode == 0, result.stdout[-2000:]
     plan = [line for line in (tmp_path / "sas_plan").read_text().splitlines() if not line.startswith(";")]
@@ -147,8 +149,8 @@ def test_the_bundled_fast_downward_solves_a_problem_with_a_bare_python(
 
 
 def test_plan_repair_works_with_a_bare_python(bare: dict[str, Path]) -> None:
-    result = run_bundled(bare, "-m", "plansight", "plan", str(EXAMPLES / "remapped" / "p10.plan"), "--recover",
-                         "--format", "json")
+    plan = EXAMPLES / "remapped" / "p10.plan"
+    result = run_bundled(bare, "-m", "plansight", "plan", str(plan), "--recover", "--format", "json")
     recovery = json.loads(result.stdout)["recovery"]
     assert recovery["status"] == "solved", recovery
     assert recovery["completion"] == ["(pick-up a)", "(stack a c)"]
