@@ -41,12 +41,12 @@ PYTHONPATH=bundled/libs python3 scripts/sync-settings.py
 step "server commands: src/serverProtocol.ts is what server/commands.py generates"
 PYTHONPATH=bundled/libs python3 scripts/sync-server-commands.py
 
-# Two of the six packages (`make vsix` builds all): the platform one the tests below unpack, then the
-# universal one, which leaves bundled/ pure for the Node tests, as a user without a platform package
-# would run it.
-step "build and package the linux-x64 and universal .vsix"
+# Two of the six packages (`make vsix` builds all): the universal one, then linux-x64, which leaves
+# bundled/ as a Linux user's package holds it (Fast Downward, WordNet, the compiled modules), so the
+# Node tests below run the server as that user gets it, whatever python3 has installed.
+step "build and package the universal and linux-x64 .vsix"
 rm -f ./*.vsix
-scripts/package-vsix.sh linux-x64 universal
+scripts/package-vsix.sh universal linux-x64
 vsix=$(ls ./plansight-[0-9]*.vsix)
 test -s "$vsix"
 
