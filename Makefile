@@ -46,8 +46,13 @@ test-editors: setup-test
 	test -n "$$(ls vscode-client/plansight-*.vsix 2>/dev/null)" || PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
 	vscode-client/test/e2e-browser/run.sh "$$(ls vscode-client/plansight-*.vsix | head -n 1)"
 
+# One .vsix per platform (linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64) and the
+# universal pure-Python one, reproducibly; `make test` builds and checks only linux-x64 and universal.
 vsix: setup
-	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
+	sh scripts/install-wordnet.sh --required
+	cd vscode-client && npm ci --no-audit --no-fund
+	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/bundle-python.sh
+	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/package-vsix.sh
 
 bench: $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test,bench]'

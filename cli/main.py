@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from plansight import __version__
 from plansight.batch_gc import collector_off
+from plansight.bundle_paths import activate as activate_bundle
 
 # Each command's options live in its own module, which this module imports only for the command being run
 # (or every one for the top-level help): a command module may need heavy imports at its top, and
@@ -63,6 +64,7 @@ def _add_serve_parser(sub: argparse._SubParsersAction) -> None:  # type: ignore[
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line and return its exit code; a closed output pipe or Ctrl-C ends it quietly."""
+    activate_bundle()  # the .vsix's compiled modules for this Python and its WordNet, before any import
     arguments = list(sys.argv[1:] if argv is None else argv)
     first = arguments[0] if arguments else None
     parser = build_parser(first if first in _COMMANDS else None)

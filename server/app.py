@@ -41,6 +41,7 @@ from plansight.server.semantic_tokens_feature import SemanticTokensFeature
 from plansight.server.settings import SECTION, Settings, read_settings, section_of
 from plansight.server.signature_feature import SignatureFeature
 from plansight.server.solve_feature import SolveFeature
+from plansight.server.startup_notes import announce_missing
 from plansight.server.symbols_feature import SymbolsFeature
 from plansight.server.transport import FramedTransportServer
 from plansight.server.views_feature import ViewsFeature
@@ -187,6 +188,8 @@ def create_server(features: Iterable[type[ServerFeature]] | None = None) -> Plan
 
     @server.feature(types.INITIALIZED)
     async def initialized(params: types.InitializedParams) -> None:
+        # Said once per start, off the loop: which optional features are off and how to turn them on.
+        server.spawn(announce_missing(server.window_show_message))
         # Documents opened while the client was still answering are re-checked with its settings.
         await _pull_and_recheck(server)
 

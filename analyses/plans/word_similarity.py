@@ -1,11 +1,17 @@
 """Semantic similarity of action names (sigma, docs/metrics.md): Wu-Palmer over WordNet 3.0, or a fallback.
 
 The paper (Armony et al. 2025) scores two differently named actions by NLTK's Wu-Palmer
-similarity over WordNet. No PyPI package ships WordNet data NLTK reads offline, so we read Debian's
-`wordnet-base` (WordNet 3.0 in `/usr/share/wordnet`) with NLTK's own reader. That directory lacks two
-files NLTK's reader expects and our use never needs (`lexnames`, only for `Synset.lexname()`; the
-`index.sense` mapping to other WordNet versions), so the reader is given a stand-in for the first
-and told to skip the second.
+similarity over WordNet 3.0, read with NLTK's own reader from the first of (see `locate_wordnet`):
+
+1. `PLANSIGHT_WORDNET`: the copy the platform `.vsix` carries next to the server (its launcher
+   points here), or any directory a user names; `PLANSIGHT_WORDNET=` (empty) switches WordNet off;
+2. NLTK's data path (`nltk.data.path`), so that `pip install nltk` plus `nltk.download("wordnet")`
+   works on macOS and Windows, which have no system WordNet;
+3. Debian's `wordnet-base` in `/usr/share/wordnet` (`scripts/install-wordnet.sh`).
+
+Debian's files (also what the `.vsix` carries) lack two files NLTK's reader expects and our use never
+needs (`lexnames`, only for `Synset.lexname()`; the `index.sense` mapping to other WordNet
+versions), so the reader is given a stand-in for the first and told to skip the second.
 
 Where WordNet is not installed, the fallback is a documented string similarity (difflib's ratio of
 the normalised names), and every result says which source was used, because the two give different
@@ -21,6 +27,7 @@ import os
 import threading
 import warnings
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, Literal
 
@@ -28,28 +35,90 @@ log = logging.getLogger(__name__)
 
 SimilaritySource = Literal["wordnet-3.0", "fallback"]
 SimilarityVersion = Literal["v1", "v2"]
+WordNetOrigin = Literal["PLANSIGHT_WORDNET", "nltk-data", "debian"]
 
 WORDNET_DIRS = ("/usr/share/wordnet",)
-"""Where Debian's `wordnet-base` puts WordNet 3.0; `PLANSIGHT_WORDNET` overrides (empty = none)."""
+"""Where Debian's `wordnet-base` puts WordNet 3.0: the last place looked in."""
 
 _LEXNAME_COUNT = 45  # WordNet 3.0 has 45 lexicographer files; their names do not matter here
 
 _lock = threading.Lock()
 _reader: Any = None
 _loaded = False
+_location: WordNetLocation | None = None
 
 
-def wordnet_dir() -> str | None:
-    """The WordNet directory to read, or None when none is installed."""
-    override = os.environ.get("PLANSIGHT_WORDNET")
-    candidates = (override,) if override is not None else WORDNET_DIRS
-    for directory in candidates:
-        if directory and os.path.isfile(os.path.join(directory, "data.verb")):
-            return directory
+@dataclass(frozen=True, slots=True)
+class WordNetLocation:
+    """Where the WordNet being read comes from: a reader of numbers must be able to tell."""
+
+    origin: WordNetOrigin
+    root: Any
+    """A directory path, or NLTK's path pointer (which may point into `wordnet.zip`)."""
+
+    def describe(self) -> str:
+        """For logs and the server's start-up notes: which copy, and where."""
+        return f"WordNet 3.0 from {self.origin} ({self.root})"
+
+
+def _has_wordnet(directory: str) -> bool:
+    return os.path.isfile(os.path.join(directory, "data.verb"))
+
+
+def _nltk_data_wordnet() -> Any:
+    """`corpora/wordnet` (a folder or NLTK's own `wordnet.zip`) on NLTK's data path, or None."""
+    try:
+        import nltk
+    except ImportError:  # no NLTK (or no `regex`): nothing could read WordNet anyway
+        return None
+    # the folder first, then what `nltk.download("wordnet")` may leave alone (NLTK's own corpus
+    # loader asks for the zip the same way)
+    for resource in ("corpora/wordnet", "corpora/wordnet.zip/wordnet/"):
+        try:
+            root = nltk.data.find(resource)
+            root.join("data.verb")  # raises when this is not WordNet
+        except (LookupError, OSError):
+            continue
+        return root
     return None
 
 
-def _load_reader(directory: str) -> Any:
+def locate_wordnet() -> WordNetLocation | None:
+    """The first WordNet 3.0 found in the order of this module's docstring, or None."""
+    override = os.environ.get("PLANSIGHT_WORDNET")
+    if override == "":
+        return None
+    if override:
+        if _has_wordnet(override):
+            return WordNetLocation("PLANSIGHT_WORDNET", override)
+        log.warning("PLANSIGHT_WORDNET=%s has no WordNet (no data.verb); looking elsewhere", override)
+    root = _nltk_data_wordnet()
+    if root is not None:
+        return WordNetLocation("nltk-data", root)
+    for directory in WORDNET_DIRS:
+        if _has_wordnet(directory):
+            return WordNetLocation("debian", directory)
+    return None
+
+
+def wordnet_available() -> bool:
+    """Whether some WordNet can be found, cheaply: NLTK (over a second to import) only when neither
+    the bundled nor Debian's copy is there, as on macOS and Windows without the platform `.vsix`."""
+    override = os.environ.get("PLANSIGHT_WORDNET")
+    if override == "":
+        return False
+    if any(_has_wordnet(directory) for directory in (override or "", *WORDNET_DIRS) if directory):
+        return True
+    return locate_wordnet() is not None
+
+
+def wordnet_dir() -> str | None:
+    """The WordNet to read as a path (NLTK's pointer printed), or None when none is installed."""
+    location = locate_wordnet()
+    return None if location is None else str(location.root)
+
+
+def _load_reader(directory: Any) -> Any:
     import nltk
     from nltk.corpus.reader.wordnet import WordNetCorpusReader
 
@@ -62,8 +131,9 @@ def _load_reader(directory: str) -> Any:
         def map_wn(self, version: str = "wordnet") -> None:
             return None
 
-    # NLTK only opens corpus files under its data path (its path sandbox)
-    if directory not in nltk.data.path:
+    # NLTK only opens corpus files under its data path (its path sandbox); a pointer NLTK found
+    # is under it already
+    if isinstance(directory, str) and directory not in nltk.data.path:
         nltk.data.path.append(directory)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # "multilingual functions are not available": not needed
@@ -72,20 +142,27 @@ def _load_reader(directory: str) -> Any:
 
 def wordnet() -> Any:
     """NLTK's WordNet reader over the installed WordNet 3.0, loaded once (about a second), or None."""
-    global _reader, _loaded
+    global _reader, _loaded, _location
     with _lock:
         if not _loaded:
             _loaded = True
-            directory = wordnet_dir()
-            if directory is not None:
+            location = locate_wordnet()
+            if location is not None:
                 try:
-                    _reader = _load_reader(directory)
+                    _reader = _load_reader(location.root)
+                    _location = location
+                    log.info("name similarity: %s", location.describe())
                 except Exception as error:  # a broken install must not break plan metrics
                     log.warning(
-                        "cannot read WordNet in %s: %s; using the fallback similarity", directory, error
+                        "cannot read %s: %s; using the fallback similarity", location.describe(), error
                     )
                     _reader = None
         return _reader
+
+
+def wordnet_location() -> WordNetLocation | None:
+    """Which WordNet `name_similarity` reads (loading it if needed), or None for the fallback."""
+    return _location if wordnet() is not None else None
 
 
 def source() -> SimilaritySource:
@@ -95,9 +172,9 @@ def source() -> SimilaritySource:
 
 def reset() -> None:
     """Forget the loaded reader (tests switch WordNet off and on with `PLANSIGHT_WORDNET`)."""
-    global _reader, _loaded
+    global _reader, _loaded, _location
     with _lock:
-        _reader, _loaded = None, False
+        _reader, _loaded, _location = None, False, None
     _cached.cache_clear()
 
 

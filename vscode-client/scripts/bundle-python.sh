@@ -9,16 +9,18 @@
 # that only some supported Pythons need (`exceptiongroup; python_version < "3.11"` for cattrs on
 # 3.10) are added afterwards until every supported version (3.10 to 3.14) has what it needs.
 #
-# Five dependencies are not bundled, because they have no pure-Python wheel: up-fast-downward (the
-# Fast Downward binary: plan repair), unified-planning (its ConfigSpace/numpy stack), nltk (the
-# `regex` extension: WordNet similarity), rustworkx (the fast graph isomorphism of equivalence
-# checks; networkx, which is bundled, answers the same more slowly) and orjson (fast encoding of
-# large replies; the standard json module is the fallback). plansight imports them only when
-# a feature needs them and says so when they are missing; installing them into the interpreter the
-# extension uses (`python -m pip install up-fast-downward unified-planning nltk rustworkx orjson`)
-# turns those features on, since
-# the bundle is put in front of that interpreter's own site-packages, not instead of them. Any other
-# dependency without a pure wheel fails the bundle.
+# Four dependencies are not bundled here, because they have no pure-Python wheel: up-fast-downward
+# (the Fast Downward binary: plan repair), unified-planning (its ConfigSpace/numpy stack; plansight
+# never needs it at run time), rustworkx (the fast graph isomorphism of equivalence checks; networkx,
+# which is bundled, answers the same more slowly) and orjson (fast encoding of large replies; the
+# standard json module is the fallback); nor is `regex`, the compiled part of nltk (nltk itself and
+# its other dependencies are pure and bundled). scripts/bundle_platform.py adds the compiled ones (all
+# but unified-planning) and WordNet for each `vsce package --target`; this pure bundle alone is the
+# universal package. plansight imports them only when a feature needs them and says so when they are
+# missing; installing them into the interpreter the extension uses (`python -m pip install
+# up-fast-downward regex rustworkx orjson`) turns those features on, since the bundle is put in
+# front of that interpreter's own site-packages, not instead of them. Any other dependency without
+# a pure wheel fails the bundle.
 #
 # Usage: scripts/bundle-python.sh   (PYTHON=... to choose the interpreter that runs pip)
 set -euo pipefail
@@ -39,9 +41,11 @@ pure_install() {
     --no-warn-conflicts --target "$libs" --python-version 3.10 --implementation py --abi none \
     --platform any --only-binary=:all: "$@"
 }
-not_bundled=(up-fast-downward unified-planning nltk rustworkx orjson)
+not_bundled=(up-fast-downward unified-planning regex rustworkx orjson)
+# nltk is pure but requires regex: installed without its requirements, which the loop below completes
+no_deps=(nltk)
 pure_install --no-deps "$wheels"/plansight-*.whl
-mapfile -t requirements < <("$PYTHON" - "$libs" "${not_bundled[@]}" <<'PY'
+mapfile -t requirements < <("$PYTHON" - "$libs" "${not_bundled[@]}" "${no_deps[@]}" <<'PY'
 import sys
 from importlib.metadata import distributions
 
@@ -65,6 +69,28 @@ PY
 )
 echo "not bundled (no pure-Python wheel; optional at run time): ${not_bundled[*]}"
 pure_install "${requirements[@]}"
+mapfile -t no_deps_requirements < <("$PYTHON" - "$wheels"/plansight-*.whl "${no_deps[@]}" <<'PY'
+import sys
+import zipfile
+
+try:
+    from packaging.requirements import Requirement
+    from packaging.utils import canonicalize_name
+except ImportError:  # pip always carries a copy
+    from pip._vendor.packaging.requirements import Requirement
+    from pip._vendor.packaging.utils import canonicalize_name
+
+wanted = {canonicalize_name(name) for name in sys.argv[2:]}
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    (metadata,) = [name for name in wheel.namelist() if name.endswith(".dist-info/METADATA")]
+    for line in wheel.read(metadata).decode().splitlines():
+        if line.startswith("Requires-Dist:"):
+            req = Requirement(line.split(":", 1)[1].strip())
+            if canonicalize_name(req.name) in wanted and not (req.marker and "extra" in str(req.marker)):
+                print(f"{req.name}{req.specifier}")
+PY
+)
+pure_install --no-deps "${no_deps_requirements[@]}"
 
 # Requirements of the bundled distributions that some supported Python needs and the bundle lacks.
 missing_for_supported_pythons() {

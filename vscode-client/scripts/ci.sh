@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Everything the extension needs, from a clean checkout: install the locked npm packages, type-check,
-# bundle the Python server, build and package the .vsix, check the settings schema and the server
-# command table, and run the grammar tests and the Node tests (which drive the real server through
-# the extension's code).
+# bundle the Python server, build and package the linux-x64 and universal .vsix (and check what the
+# first carries, with a bare Python), check the settings schema and the server command table, and
+# run the grammar tests and the Node tests (which drive the real server through the extension's
+# code).
 # Exits non-zero on the first failure.
 #
 #   vscode-client/scripts/ci.sh [--with-browser]
@@ -10,7 +11,7 @@
 # --with-browser also runs the real-editor test (test/e2e-browser/run.sh: code-server + Chromium),
 # which installs Debian packages when they are missing and about 300 MB of npm packages.
 #
-# PYTHON runs pip for the bundle (default: the repository's .venv, else python3).
+# PYTHON runs pip for the bundle and pytest for the .vsix test (default: the repository's .venv).
 # PLANSIGHT_TEST_PYTHON runs the server in the tests (default: python3 from the PATH, as the
 # extension would find it; PLANSIGHT_TEST_REQUIRE_BUNDLE makes the tests run the bundled server).
 set -euo pipefail
@@ -40,11 +41,17 @@ PYTHONPATH=bundled/libs python3 scripts/sync-settings.py
 step "server commands: src/serverProtocol.ts is what server/commands.py generates"
 PYTHONPATH=bundled/libs python3 scripts/sync-server-commands.py
 
-step "build and package the .vsix"
+# Two of the six packages (`make vsix` builds all): the universal one, then linux-x64, which leaves
+# bundled/ as a Linux user's package holds it (Fast Downward, WordNet, the compiled modules), so the
+# Node tests below run the server as that user gets it, whatever python3 has installed.
+step "build and package the universal and linux-x64 .vsix"
 rm -f ./*.vsix
-npm run --silent package
-vsix=$(ls ./*.vsix)
+scripts/package-vsix.sh universal linux-x64
+vsix=$(ls ./plansight-[0-9]*.vsix)
 test -s "$vsix"
+
+step "the linux-x64 .vsix: its contents, and WordNet and Fast Downward with a bare Python"
+"${PYTHON:-../.venv/bin/python}" -m pytest -q -p no:cacheprovider test/bundle/test_platform_vsix.py
 
 step "grammar tests"
 npm run --silent test:grammar
