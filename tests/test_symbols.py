@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 from plansight.analyses.diagnostics.spans import Span
@@ -15,7 +14,6 @@ from plansight.analyses.editing.symbols import (
     symbol_at,
 )
 from plansight.analyses.syntax.documents import parse_document
-from plansight.batch_gc import collector_off
 
 DOMAIN = """\
 (define (domain shop)
@@ -168,19 +166,20 @@ def test_references_across_files_compare_equal() -> None:
     assert [o.span for o in problem.references_to(on)] == [span_of(PROBLEM, "on")]
 
 
-def test_a_one_megabyte_problem_indexes_quickly() -> None:
+def test_a_one_megabyte_problem_is_indexed_completely() -> None:
+    """Every fact of a 1 MB problem is in the index (its speed is measured in benchmarks/lsp_requests.py,
+    not asserted here: a timed test fails on a loaded machine without telling anything)."""
     domain = parse("/w/domain.pddl", DOMAIN)
     objects = " ".join(f"crate{i}" for i in range(5000))
     init = " ".join(f"(on crate{i % 5000} p{i % 7})" for i in range(45000))
     text = f"(define (problem big) (:domain shop) (:objects {objects} - crate) (:init {init}) (:goal (and)))"
     assert len(text) > 800_000
     model = parse("/w/big.pddl", text)
-    with collector_off():  # as both entry points run it (the CLI's batch, the server's worker threads)
-        started = time.perf_counter()
-        index = build_index(model, "/w/big.pddl", domain=domain, domain_path="/w/domain.pddl")
-        elapsed = time.perf_counter() - started
+    index = build_index(model, "/w/big.pddl", domain=domain, domain_path="/w/domain.pddl")
+    # 5,000 object declarations, then per fact the predicate and its two arguments
     assert len(index.occurrences) > 135_000
-    assert elapsed < 1.0, f"{elapsed:.2f}s"  # ~0.15 s measured; the bound only catches a blow-up
+    assert sum(1 for o in index.occurrences if o.text == "on") == 45_000
+    assert sum(1 for o in index.occurrences if o.text == "crate4999") == 1 + 9
 
 
 def test_ltl_atoms_resolve_to_predicates_or_actions_and_bind_their_variables() -> None:
