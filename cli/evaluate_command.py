@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from plansight.dataset_run import add_dataset_options
 from plansight.extract_option import add_extract_option, extracted_json, file_source, removal_summary
 
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
@@ -55,10 +56,12 @@ def add_evaluate_parser(sub: Any) -> None:
         "LEA, steps to validity, AQM, LCS, score, action distance and (with --recover) "
         "recovery success. Exit code 0: every plan valid, 1: some are not, 2: usage error.",
     )
-    evaluate.add_argument("--generated", required=True, metavar="DIR", help="folder of generated plans")
     evaluate.add_argument(
-        "--ground-truth", required=True, metavar="DIR", help="folder of ground-truth plans"
+        "dataset", nargs="?", metavar="TABLE",
+        help="a table of plans (.jsonl, .csv, .parquet, PlanBench .json) instead of folders",
     )
+    evaluate.add_argument("--generated", metavar="DIR", help="folder of generated plans")
+    evaluate.add_argument("--ground-truth", metavar="DIR", help="folder of ground-truth plans")
     evaluate.add_argument("--problems", metavar="DIR", help="folder of problems named like the plans")
     evaluate.add_argument("--domain", metavar="D", help="the domain (default: found from each problem)")
     evaluate.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
@@ -88,6 +91,9 @@ def add_evaluate_parser(sub: Any) -> None:
         help="planner memory limit for --recover (default 2048)",
     )
     evaluate.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    evaluate.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                          help="worker processes for a table (default 1)")
+    add_dataset_options(evaluate, "evaluate")
     add_extract_option(evaluate)
 
 
@@ -284,6 +290,17 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from plansight.analyses.workspace.lint import Analyzer
     from plansight.file_args import file_flag_problems
 
+    if args.dataset is not None:
+        from plansight.dataset_run import run_dataset
+
+        return run_dataset(args, "evaluate", args.dataset)
+    if args.generated is None or args.ground_truth is None:
+        print("plansight evaluate: error: give a TABLE, or --generated and --ground-truth folders",
+              file=sys.stderr)
+        return 2
+    if args.executor != "local":
+        print("plansight evaluate: error: --executor dask evaluates tables", file=sys.stderr)
+        return 2
     for flag, value in (
         ("generated", args.generated),
         ("ground-truth", args.ground_truth),

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from plansight.dataset_run import add_dataset_options, run_dataset
 from plansight.equiv_command import add_reference_options, domain_only_options, exit_code, load
 from plansight.extract_option import removal_summary
 from plansight.progress import should_show, with_progress
@@ -32,25 +33,38 @@ def add_grade_parser(sub: Any) -> None:
     """Register ``plansight grade`` on the top-level parser."""
     grade = sub.add_parser(
         "grade",
-        help="grade a folder of student problems (or domains) against a reference problem (or domain)",
+        help="grade a folder of student problems (or domains), or a table of model answers, against a "
+        "reference",
         description="Grade every problem under SUBMISSIONS (one .pddl per student, or one folder per "
         "student) against the reference: parseable, solvable, equivalent, and why. When the reference is a "
         "domain, every domain under SUBMISSIONS is compared with it (docs/domain-equivalence.md). "
-        "Exit code 0: all equivalent, 1: some are not, 2: usage error.",
+        "SUBMISSIONS may instead be a table (.jsonl, .csv, .parquet) of answers with their references and "
+        "domains (docs/datasets.md). Exit code 0: all equivalent, 1: some are not, 2: usage error.",
     )
-    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
-    add_reference_options(grade)
+    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions, or a table")
+    add_reference_options(grade, reference_required=False)
     grade.add_argument(
         "--report", metavar="FILE", help="also write a report: FILE.csv, FILE.json or FILE.html"
     )
     grade.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
     grade.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_dataset_options(grade, "grade")
 
 
 def run_grade(args: argparse.Namespace) -> int:
     """Grade every submission against the reference, print the verdicts and write the report when asked; the
     exit code says whether all are equivalent.
     """
+    from plansight.analyses.workspace.dataset_tables import is_table
+
+    if is_table(args.submissions):
+        return run_dataset(args, "grade", args.submissions)
+    if args.reference is None:
+        print("plansight grade: error: a folder of submissions needs --reference", file=sys.stderr)
+        return 2
+    if args.executor != "local":
+        print("plansight grade: error: --executor dask grades tables; a folder uses --jobs", file=sys.stderr)
+        return 2
     if not os.path.isdir(args.submissions):
         print(f"plansight grade: error: {args.submissions}: not a folder", file=sys.stderr)
         return 2
