@@ -125,9 +125,7 @@ def _run(args: argparse.Namespace, kind: str, table: str) -> int:
         ):
             merged = [_merge(rows[values["row_index"]], values, mapping, kind) for values in finished]
             if writer is not None:
-                writer.write(
-                    [{**rows[row["row_index"]], **{names[c]: row.get(c) for c in columns}} for row in merged]
-                )
+                writer.write([_written(rows, row, names) for row in merged])
             results.extend(merged)
     finally:
         if writer is not None:
@@ -141,13 +139,20 @@ def _run(args: argparse.Namespace, kind: str, table: str) -> int:
         from plansight.analyses.workspace.dataset_tables import write_table
 
         write_table(args.summary, summary)
-    _print(args, kind, results, summary)
+    _print(args, kind, [_written(rows, row, names) for row in results], summary)
     good = (
         all(row.get("equivalent") is True for row in results)
         if kind == "grade"
         else all(row.get("valid") is True for row in results)
     )
     return 0 if good else 1
+
+
+def _written(
+    rows: Sequence[Mapping[str, Any]], row: Mapping[str, Any], names: Mapping[str, str]
+) -> dict[str, Any]:
+    """A result row as written and shown: the input row as it was, the verdict columns under their names."""
+    return {**rows[row["row_index"]], **{name: row.get(column) for column, name in names.items()}}
 
 
 def _verdict_names(columns: Sequence[str], input_columns: Sequence[str]) -> dict[str, str]:
