@@ -9,6 +9,7 @@ chunks are yielded as they finish, not in input order, so results stream to the 
 from __future__ import annotations
 
 import argparse
+import logging
 from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
@@ -98,6 +99,7 @@ def _dask(
                 processes=True,
                 host="127.0.0.1",
                 dashboard_address=None,
+                silence_logs=logging.ERROR,
             )
             client = Client(cluster)
     except OSError as error:
