@@ -169,7 +169,7 @@ def _done_rows(output: str, types: Mapping[str, str]) -> list[dict[str, Any]]:
     if not os.path.exists(output):
         return []
     try:
-        rows = read_rows(output)
+        rows = read_rows(output, partial=True)
     except DatasetError:
         return []  # a file cut short mid-write: every row is done again
     index = next((name for name in types if name.endswith("row_index")), "row_index")

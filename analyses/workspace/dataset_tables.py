@@ -35,21 +35,23 @@ def is_table(path: str) -> bool:
     return table_format(path) is not None and not os.path.isdir(path)
 
 
-def read_rows(path: str) -> list[dict[str, Any]]:
+def read_rows(path: str, partial: bool = False) -> list[dict[str, Any]]:
     """Every row of the table at ``path``, in order.
 
     A PlanBench result file (a JSON object with ``instances``) gives one row per instance, each carrying
     the file's top-level fields (``domain``, ``engine``, ``task``...) that the instances do not repeat.
+    ``partial`` reads the output of an interrupted run: a JSON Lines row cut short by the interruption
+    is left out instead of making the whole file unreadable.
     """
     kind = table_format(path)
     try:
         if kind == "jsonl":
-            return _read_jsonl(path)
+            return _read_jsonl(path, partial)
         if kind == "csv":
             with open(path, encoding="utf-8-sig", newline="") as handle:
                 return [dict(row) for row in csv.DictReader(handle)]
         if kind == "parquet":
-            return _pyarrow_parquet().read_table(path).to_pylist()
+            return _read_parquet(path)
         if kind == "json":
             return _read_json(path)
     except OSError as error:
@@ -59,13 +61,29 @@ def read_rows(path: str) -> list[dict[str, Any]]:
     raise DatasetError(f"{path}: not a table (use .jsonl, .csv, .parquet or a PlanBench .json)")
 
 
-def _read_jsonl(path: str) -> list[dict[str, Any]]:
+def _read_parquet(path: str) -> list[dict[str, Any]]:
+    parquet = _pyarrow_parquet()
+    import pyarrow
+
+    try:
+        rows: list[dict[str, Any]] = parquet.read_table(path).to_pylist()
+    except pyarrow.ArrowException as error:
+        raise DatasetError(f"{path}: not a readable Parquet file: {error}") from error
+    return rows
+
+
+def _read_jsonl(path: str, partial: bool = False) -> list[dict[str, Any]]:
     rows: list[dict[str, Any]] = []
     with open(path, encoding="utf-8") as handle:
         for number, line in enumerate(handle, 1):
             if not line.strip():
                 continue
-            value = json.loads(line)
+            try:
+                value = json.loads(line)
+            except json.JSONDecodeError:
+                if partial:
+                    continue
+                raise
             if not isinstance(value, dict):
                 raise DatasetError(f"{path}:{number}: a row must be a JSON object")
             rows.append(value)
