@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from typing import Any
 
-Worker = Callable[[str, Any, Sequence[Any]], list[dict[str, Any]]]
+Worker = Callable[[str, Any, Sequence[Any]], list[Any]]
 
 
 class ExecutorError(RuntimeError):
@@ -59,7 +59,7 @@ def run_chunks(
     executor: str,
     jobs: int,
     scheduler: str | None = None,
-) -> Iterator[list[dict[str, Any]]]:
+) -> Iterator[list[Any]]:
     """``worker(kind, settings, chunk)`` for every chunk, yielded as each finishes."""
     if executor == "dask":
         yield from _dask(worker, kind, settings, chunks, jobs, scheduler)
@@ -80,7 +80,7 @@ def _dask(
     chunks: Sequence[Sequence[Any]],
     jobs: int,
     scheduler: str | None,
-) -> Iterator[list[dict[str, Any]]]:
+) -> Iterator[list[Any]]:
     try:
         from distributed import Client, LocalCluster
         from distributed import as_completed as dask_completed

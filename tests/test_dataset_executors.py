@@ -150,3 +150,21 @@ def test_an_unreachable_scheduler_is_a_usage_error(
 def test_a_scheduler_without_dask_executor_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
     assert main([*GRADE, "--scheduler", "tcp://127.0.0.1:8786"]) == 2
     assert "--scheduler needs --executor dask" in capsys.readouterr().err
+
+
+def test_a_folder_is_graded_the_same_on_dask(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--executor dask` is not only for tables: a folder's files travel as text to the workers."""
+    grading = Path(__file__).resolve().parent.parent / "examples" / "grading"
+    command = [
+        "grade",
+        str(grading / "submissions"),
+        "--reference",
+        str(grading / "reference.pddl"),
+        "--format",
+        "json",
+    ]
+    assert main(command) == 1
+    local = json.loads(capsys.readouterr().out)
+    assert main([*command, "--executor", "dask", "--jobs", "2", "--chunk-size", "2"]) == 1
+    assert json.loads(capsys.readouterr().out) == local
+    assert len(local["submissions"]) == 7

@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
-from plansight.analyses.equivalence.verdict import Budget, Reference, compare_text, unparseable
+from plansight.analyses.equivalence.verdict import Budget, Reference, Verdict, compare_text, unparseable
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.metrics import actions_of
 from plansight.analyses.plans.recovery import Budget as PlannerBudget
@@ -134,6 +134,22 @@ def _reference(domain_text: str, reference_text: str, states: int, seconds: floa
     if domain is None or problem is None:
         return None
     return Reference(domain, problem, Budget(states=states, seconds=seconds, planner_seconds=seconds))
+
+
+def verdict_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -> list[tuple[int, Verdict]]:
+    """Whole verdicts (what a grade sheet and its HTML report need) for jobs whose texts are all present:
+    `plansight grade FOLDER --executor dask` ships its files' texts this way. ``kind`` is always
+    ``grade``; it is there so every worker function has the same signature."""
+    results: list[tuple[int, Verdict]] = []
+    for job in jobs:
+        placeholder = bool(job.flags.get("placeholder"))
+        reference = _reference(str(job.texts["domain"]), str(job.texts["reference"]),
+                               int(settings["state_budget"]), float(settings["time_limit"]))
+        if reference is None:
+            raise ValueError("the reference or its domain cannot be read")
+        path = str(job.flags.get("path", "answer.pddl"))
+        results.append((job.index, compare_text(reference, path, str(job.texts["problem"]), placeholder)))
+    return results
 
 
 def _grade(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
