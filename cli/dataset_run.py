@@ -42,6 +42,11 @@ def add_dataset_options(parser: argparse.ArgumentParser, kind: str) -> None:
     )
     parser.add_argument("--summary", metavar="FILE", help="also write the paper's summary table to FILE")
     parser.add_argument("--resume", action="store_true", help="skip the rows already in --output")
+    parser.add_argument(
+        "--strict",
+        action="store_true",
+        help="read a table's answers as they are (default: take the plan or problem out of prose and fences)",
+    )
     if kind == "evaluate":
         parser.add_argument(
             "--problem-path",
@@ -220,12 +225,14 @@ def _jobs(
 
 def _settings(args: argparse.Namespace, kind: str) -> dict[str, Any]:
     if kind == "grade":
-        return {"state_budget": max(1, args.state_budget), "time_limit": max(0.01, args.time_limit)}
+        return {"state_budget": max(1, args.state_budget), "time_limit": max(0.01, args.time_limit),
+                "strict": args.strict}
     return {
         "similarity": args.similarity,
         "recover": args.recover,
         "time_limit": args.time_limit,
         "memory_limit": args.memory_limit,
+        "strict": args.strict,
     }
 
 

@@ -298,3 +298,48 @@ def test_a_folder_still_needs_a_reference(capsys: pytest.CaptureFixture[str], tm
     code, _, err = run(capsys, "grade", str(tmp_path))
     assert code == 2
     assert "needs --reference" in err
+
+
+def test_answers_in_prose_and_fences_are_extracted_unless_strict(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Dataset rows are language-model output: the problem is taken out of the prose, and the row says
+    what was removed; --strict reads the cell as it is."""
+    row = read_rows(str(DATA / "planetarium.jsonl"))[0]
+    row["output"] = f"Here is the PDDL problem:\n```pddl\n{row['output']}\n```\nHope this helps!"
+    table = tmp_path / "chatty.jsonl"
+    table.write_text(json.dumps(row) + "\n")
+    code, out, _ = run(capsys, "grade", str(table), "--preset", "planetarium", "--format", "json")
+    graded = json.loads(out)["rows"][0]
+    assert (code, graded["outcome"]) == (0, "equivalent")
+    assert graded["extraction"].startswith("removed ")
+    code, out, _ = run(capsys, "grade", str(table), "--preset", "planetarium", "--format", "json", "--strict")
+    assert (code, json.loads(out)["rows"][0]["outcome"]) == (1, "unparseable")
+
+
+def test_a_plan_line_that_is_not_an_action_fails_as_in_plansight_plan(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Strictly read, a numbered line is a failing parse step: never a valid plan."""
+    rows = read_rows(str(DATA / "planbench-results.json"))[:1]
+    rows[0]["extracted_llm_plan"] = "(1. pick-up a)\n(stack a b)\n"
+    table = tmp_path / "numbered.jsonl"
+    table.write_text(json.dumps(rows[0]) + "\n")
+    common = [
+        "evaluate",
+        str(table),
+        "--preset",
+        "planbench",
+        "--domains",
+        str(DATA / "domains"),
+        "--problems",
+        str(DATA / "problems"),
+        "--format",
+        "json",
+    ]
+    code, out, _ = run(capsys, *common, "--strict")
+    assert (code, json.loads(out)["rows"][0]["valid"]) == (1, False)
+    code, out, _ = run(capsys, *common)
+    scored = json.loads(out)["rows"][0]
+    assert (code, scored["valid"]) == (0, True)
+    assert "list numbering" in scored["extraction"]

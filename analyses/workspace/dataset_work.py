@@ -7,6 +7,7 @@ split has three domains and many rows per reference).
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
 from typing import Any
@@ -16,11 +17,15 @@ from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.metrics import actions_of
 from plansight.analyses.plans.recovery import Budget as PlannerBudget
 from plansight.analyses.plans.row_metrics import plan_metrics
+from plansight.analyses.plans.simulate import unparsed_lines
 from plansight.analyses.syntax.documents import parse_document
+from plansight.analyses.syntax.extraction import Extraction, ExtractionKind, extract
+from plansight.analyses.syntax.parse_plan import parse_plan
 from plansight.analyses.workspace.dataset_jobs import Job
 
 GRADE_COLUMNS = (
     "row_index",
+    "extraction",
     "outcome",
     "parseable",
     "solvable",
@@ -33,6 +38,7 @@ GRADE_COLUMNS = (
 
 GRADE_TYPES = {
     "row_index": "int",
+    "extraction": "str",
     "outcome": "str",
     "parseable": "bool",
     "solvable": "bool",
@@ -44,6 +50,7 @@ GRADE_TYPES = {
 
 EVALUATE_COLUMNS = (
     "row_index",
+    "extraction",
     "valid",
     "executable",
     "lea",
@@ -98,6 +105,7 @@ EVALUATE_TYPES = {
     },
     **{name: "bool" for name in ("valid", "executable", "label_agrees")},
     "recovery_status": "str",
+    "extraction": "str",
     "error": "str",
 }
 
@@ -114,6 +122,20 @@ def work_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -> l
             values = {"error": f"{type(error).__name__}: {error}"}
         results.append({"row_index": job.index, **values})
     return results
+
+
+def _answer(text: str, kind: ExtractionKind, settings: Mapping[str, Any]) -> tuple[str, dict[str, Any]]:
+    """The answer as read (docs/llm-output.md): dataset rows are language-model output, so the plan or
+    problem is taken out of prose, fences and markers unless the run is strict; what was removed is
+    said in the ``extraction`` column."""
+    if settings.get("strict"):
+        return text, {}
+    extraction: Extraction = extract(text, kind)
+    if not extraction.removed:
+        return extraction.text, {"extraction": ""}
+    counts = Counter(removal.reason for removal in extraction.removed)
+    said = ", ".join(f"{count} {reason}" for reason, count in counts.items())
+    return extraction.text, {"extraction": f"removed {len(extraction.removed)} ({said})"}
 
 
 @lru_cache(maxsize=32)
@@ -163,12 +185,16 @@ def _grade(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
     if reference is None:
         return {"outcome": "unknown", "error": "the reference or its domain cannot be read"}
     answer = texts["problem"]
+    read: dict[str, Any] = {}
+    if answer is not None:
+        answer, read = _answer(answer, "problem", settings)
     verdict = (
         unparseable("the row has no answer.", placeholder)
         if answer is None
         else compare_text(reference, "answer.pddl", answer, placeholder)
     )
     return {
+        **read,
         "outcome": verdict.outcome,
         "parseable": verdict.parseable,
         "solvable": verdict.solvable,
@@ -182,9 +208,13 @@ def _evaluate(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
     texts = job.texts
     if texts["plan"] is None:
         return {"valid": False, "executable": False, "lea": 0, "error": "no generated plan"}
-    document = parse_document("answer.plan", texts["plan"])
-    if not isinstance(document.model, Plan):
-        return {"valid": False, "executable": False, "lea": 0, "error": "not a plan"}
+    # a cell given as a plan is read as one, whatever it holds: an answer holding a problem is an invalid
+    # plan whose lines fail as `parse` steps, as in `plansight plan` and `plansight evaluate` on files
+    text, read = _answer(texts["plan"], "plan", settings)
+    parsed = parse_plan(text)
+    if parsed.plan is None:
+        return {**read, "valid": False, "executable": False, "lea": 0, "error": "not a plan"}
+    steps = unparsed_lines(text, parsed.plan, parsed.diagnostics)
     reference = None
     errors = list(job.missing)
     if texts["reference_plan"] is None:
@@ -203,8 +233,9 @@ def _evaluate(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
         else None
     )
     values, problems = plan_metrics(
-        domain, problem, actions_of(document.model), reference, settings.get("similarity", "v1"), recovery
+        domain, problem, actions_of(parsed.plan), reference, settings.get("similarity", "v1"), recovery, steps
     )
+    values.update(read)
     values.pop("similarity_source", None)
     errors.extend(p for p in problems if p not in errors and not (job.missing and p.startswith("no problem")))
     if errors:
