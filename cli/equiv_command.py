@@ -21,9 +21,9 @@ if TYPE_CHECKING:
     from plansight.analyses.workspace.reference_problem import ReferenceLoad
 
 
-def add_reference_options(parser: argparse.ArgumentParser) -> None:
-    """The options `equiv` and `grade` share."""
-    parser.add_argument("--reference", required=True, metavar="R",
+def add_reference_options(parser: argparse.ArgumentParser, reference_required: bool = True) -> None:
+    """The options `equiv` and `grade` share (a graded table holds its references in a column)."""
+    parser.add_argument("--reference", required=reference_required, metavar="R",
                         help="the reference problem, or a reference domain to compare candidate domains with")
     parser.add_argument(
         "--domain", metavar="D", help="the domain (default: the reference's, found like any problem's domain)"

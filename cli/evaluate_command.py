@@ -18,6 +18,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from plansight.dataset_run import add_dataset_options
 from plansight.extract_option import add_extract_option, extracted_json, file_source, removal_summary
 
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
@@ -55,10 +56,12 @@ def add_evaluate_parser(sub: Any) -> None:
         "LEA, steps to validity, AQM, LCS, score, action distance and (with --recover) "
         "recovery success. Exit code 0: every plan valid, 1: some are not, 2: usage error.",
     )
-    evaluate.add_argument("--generated", required=True, metavar="DIR", help="folder of generated plans")
     evaluate.add_argument(
-        "--ground-truth", required=True, metavar="DIR", help="folder of ground-truth plans"
+        "dataset", nargs="?", metavar="TABLE",
+        help="a table of plans (.jsonl, .csv, .parquet, PlanBench .json) instead of folders",
     )
+    evaluate.add_argument("--generated", metavar="DIR", help="folder of generated plans")
+    evaluate.add_argument("--ground-truth", metavar="DIR", help="folder of ground-truth plans")
     evaluate.add_argument("--problems", metavar="DIR", help="folder of problems named like the plans")
     evaluate.add_argument("--domain", metavar="D", help="the domain (default: found from each problem)")
     evaluate.add_argument("--format", choices=("text", "json", "csv"), default="text", help="output format")
@@ -88,6 +91,9 @@ def add_evaluate_parser(sub: Any) -> None:
         help="planner memory limit for --recover (default 2048)",
     )
     evaluate.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    evaluate.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                          help="worker processes for a table (default 1)")
+    add_dataset_options(evaluate, "evaluate")
     add_extract_option(evaluate)
 
 
@@ -119,11 +125,10 @@ def _evaluate_one(
 ) -> Row:
     """One table row; every failure becomes the row's `error`, never an exception."""
     from plansight.analyses.model.pddl import Domain, Plan, Problem
-    from plansight.analyses.plans.comparison import compare
-    from plansight.analyses.plans.metrics import actions_of, aqm_score
-    from plansight.analyses.plans.recovery import Budget, recover
-    from plansight.analyses.plans.simulate import simulate, unparsed_lines
-    from plansight.analyses.semantics.world import World
+    from plansight.analyses.plans.metrics import actions_of
+    from plansight.analyses.plans.recovery import Budget
+    from plansight.analyses.plans.row_metrics import plan_metrics
+    from plansight.analyses.plans.simulate import unparsed_lines
     from plansight.analyses.workspace.sources import ExplainsFailures
     from plansight.plan_command import read_as_plan
 
@@ -158,58 +163,22 @@ def _evaluate_one(
     plan = actions_of(document.plan)
     # the steps `plansight plan` simulates: a line that is not an action fails there as a `parse` step
     steps = unparsed_lines(document.text, document.plan, document.diagnostics)
-    row.values["length"] = len(steps)
-    valid: bool | None = None
-    world: World | None = None
-    if isinstance(domain, Domain) and isinstance(problem, Problem):
-        world = World.build(domain, problem)
-        simulation = simulate(domain, problem, steps, world=world)
-        valid = simulation.valid
-        row.values.update(
-            valid=valid,
-            executable=simulation.executable,
-            lea=simulation.lea,
-            goal_fraction=None if valid is None else round(simulation.goals.fraction, 4),
-        )
-        if simulation.skipped_reason:
-            errors.append(f"not simulated: {simulation.skipped_reason}")
-        if simulation.stopped_reason:
-            errors.append(f"not simulated to the end: {simulation.stopped_reason}")
-    else:
-        errors.append("no problem or domain found for this plan")
-        row.values.update(valid=None, executable=None, lea=None)
-        domain = problem = None
     reference = (
         actions_of(reference_document.model)
         if reference_document is not None and isinstance(reference_document.model, Plan)
         else None
     )
-    if reference is not None:
-        result = compare(domain, problem, plan, reference, valid, args.similarity, world)
-        report = result.to_json()
-        row.values.update(
-            reference_length=len(reference),
-            stv=result.stv,
-            aqm_score=report["aqm_score"],
-            np_aqm_score=round(aqm_score(result.np_labels), 4),
-            lcs_subsequence=len(result.subsequence),
-            lcs_substring=len(result.substring),
-            similarity=report["similarity"],
-            score=report["score"],
-            score_normalised=report["score_normalised"],
-            final_score=report["final_score"],
-            action_distance=report["action_distance"],
-            similarity_source=result.similarity_source,
-        )
-    if args.recover and isinstance(domain, Domain) and isinstance(problem, Problem) and valid is not None:
-        recovery = recover(
-            domain, problem, plan, reference, Budget(args.time_limit, args.memory_limit), world=world
-        )
-        row.values.update(
-            recovery_status=recovery.status,
-            prefix_length=len(recovery.prefix),
-            recovered_length=None if recovery.plan is None else len(recovery.plan),
-        )
+    values, problems = plan_metrics(
+        domain if isinstance(domain, Domain) else None,
+        problem if isinstance(problem, Problem) else None,
+        plan,
+        reference,
+        args.similarity,
+        Budget(args.time_limit, args.memory_limit) if args.recover else None,
+        steps,
+    )
+    row.values.update(values)
+    errors.extend(problems)
     if errors:
         row.values["error"] = "; ".join(errors)
     return row
@@ -321,6 +290,17 @@ def run_evaluate(args: argparse.Namespace) -> int:
     from plansight.analyses.workspace.lint import Analyzer
     from plansight.file_args import file_flag_problems
 
+    if args.dataset is not None:
+        from plansight.dataset_run import run_dataset
+
+        return run_dataset(args, "evaluate", args.dataset)
+    if args.generated is None or args.ground_truth is None:
+        print("plansight evaluate: error: give a TABLE, or --generated and --ground-truth folders",
+              file=sys.stderr)
+        return 2
+    if args.executor != "local":
+        print("plansight evaluate: error: --executor dask evaluates tables", file=sys.stderr)
+        return 2
     for flag, value in (
         ("generated", args.generated),
         ("ground-truth", args.ground_truth),

@@ -19,6 +19,7 @@ from collections.abc import Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from typing import TYPE_CHECKING, Any
 
+from plansight.dataset_run import add_dataset_options, run_dataset
 from plansight.equiv_command import add_reference_options, domain_only_options, exit_code, load
 from plansight.extract_option import removal_summary
 from plansight.progress import should_show, with_progress
@@ -32,25 +33,35 @@ def add_grade_parser(sub: Any) -> None:
     """Register ``plansight grade`` on the top-level parser."""
     grade = sub.add_parser(
         "grade",
-        help="grade a folder of student problems (or domains) against a reference problem (or domain)",
+        help="grade a folder of student problems (or domains), or a table of model answers, against a "
+        "reference",
         description="Grade every problem under SUBMISSIONS (one .pddl per student, or one folder per "
         "student) against the reference: parseable, solvable, equivalent, and why. When the reference is a "
         "domain, every domain under SUBMISSIONS is compared with it (docs/domain-equivalence.md). "
-        "Exit code 0: all equivalent, 1: some are not, 2: usage error.",
+        "SUBMISSIONS may instead be a table (.jsonl, .csv, .parquet) of answers with their references and "
+        "domains (docs/datasets.md). Exit code 0: all equivalent, 1: some are not, 2: usage error.",
     )
-    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions")
-    add_reference_options(grade)
+    grade.add_argument("submissions", metavar="SUBMISSIONS", help="the folder of submissions, or a table")
+    add_reference_options(grade, reference_required=False)
     grade.add_argument(
         "--report", metavar="FILE", help="also write a report: FILE.csv, FILE.json or FILE.html"
     )
     grade.add_argument("--jobs", "-j", type=int, default=1, metavar="N", help="worker processes (default 1)")
     grade.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_dataset_options(grade, "grade")
 
 
 def run_grade(args: argparse.Namespace) -> int:
     """Grade every submission against the reference, print the verdicts and write the report when asked; the
     exit code says whether all are equivalent.
     """
+    from plansight.analyses.workspace.dataset_tables import is_table
+
+    if is_table(args.submissions):
+        return run_dataset(args, "grade", args.submissions)
+    if args.reference is None:
+        print("plansight grade: error: a folder of submissions needs --reference", file=sys.stderr)
+        return 2
     if not os.path.isdir(args.submissions):
         print(f"plansight grade: error: {args.submissions}: not a folder", file=sys.stderr)
         return 2
@@ -72,7 +83,16 @@ def run_grade(args: argparse.Namespace) -> int:
     if not pairs:
         print(f"plansight grade: error: no .pddl submissions in {args.submissions}", file=sys.stderr)
         return 2
-    graded = grade_all(loaded, pairs, args)
+    from plansight.executors import ExecutorError
+
+    if args.scheduler and args.executor != "dask":
+        print("plansight grade: error: --scheduler needs --executor dask", file=sys.stderr)
+        return 2
+    try:
+        graded = grade_all(loaded, pairs, args)
+    except ExecutorError as error:
+        print(f"plansight grade: error: {error}", file=sys.stderr)
+        return 2
     summary = Counter(g.verdict.outcome for g in graded)
     if args.report:
         from plansight.analyses.equivalence.grade_report import write_report
@@ -110,6 +130,8 @@ def grade_all(
     """
     show = should_show(len(pairs), args.format == "text", args.no_progress, threshold=0)
     jobs = max(1, args.jobs)
+    if args.executor == "dask":
+        return _grade_on_dask(loaded, pairs, args, show)
     if jobs == 1 or len(pairs) < 2:
         one_by_one: Iterator[Graded] = (_grade_one(loaded, pair, args.placeholder, args.extract)
                                         for pair in pairs)
@@ -121,6 +143,43 @@ def grade_all(
         results = pool.map(_grade_in_worker, [(s, p, args.placeholder, args.extract) for s, p in pairs],
                            chunksize=chunk)
         return list(with_progress(results, "Grading", show, total=len(pairs), describe=_student))
+
+
+def _grade_on_dask(
+    loaded: ReferenceLoad, pairs: Sequence[tuple[str, str]], args: argparse.Namespace, show: bool
+) -> list[Graded]:
+    """The same grading on a Dask cluster (docs/datasets.md): the files are read here and their texts
+    shipped, so the workers need no access to this machine's folders."""
+    from plansight.analyses.equivalence.grading import Graded, grade_file
+    from plansight.analyses.syntax.extraction import Extraction, extract
+    from plansight.analyses.syntax.reading import read_text_file
+    from plansight.analyses.workspace.dataset_jobs import Job
+    from plansight.analyses.workspace.dataset_work import verdict_chunk
+    from plansight.executors import chunk_size, run_chunks
+
+    assert loaded.reference is not None and loaded.domain_path is not None
+    reference, domain = read_text_file(args.reference).text, read_text_file(loaded.domain_path).text
+    graded: dict[int, Graded] = {}
+    extractions: dict[int, Extraction] = {}
+    work: list[Job] = []
+    for index, (student, path) in enumerate(pairs):
+        text = None if os.path.isdir(path) else read_text_file(path).text
+        if text is None or reference is None or domain is None:  # said by grade_file, as without Dask
+            graded[index] = grade_file(loaded.reference, student, path, args.placeholder, args.extract)
+        else:
+            if args.extract:  # cheap, and done here so the workers see exactly what the local pool sees
+                extractions[index] = extract(text, "problem")
+                text = extractions[index].text
+            work.append(Job(index, {"problem": text, "reference": reference, "domain": domain},
+                            {"placeholder": args.placeholder, "path": path}))
+    size = chunk_size(args.chunk_size, len(work), max(1, args.jobs))
+    chunks = [work[i:i + size] for i in range(0, len(work), size)]
+    settings = {"state_budget": max(1, args.state_budget), "time_limit": max(0.01, args.time_limit)}
+    finished = run_chunks(verdict_chunk, "grade", settings, chunks, "dask", max(1, args.jobs), args.scheduler)
+    for chunk in with_progress(finished, "Grading", show, total=len(chunks), describe=lambda _: ""):
+        for index, verdict in chunk:
+            graded[index] = Graded(pairs[index][0], pairs[index][1], verdict, extractions.get(index))
+    return [graded[index] for index in range(len(pairs))]
 
 
 def _grade_one(loaded: ReferenceLoad, pair: tuple[str, str], placeholder: bool, extract: bool) -> Graded:

@@ -35,7 +35,8 @@ def add_iou_parser(sub: Any) -> None:
         "model for a dataset; the IoU histograms as HTML or SVG. Plans are scored by action distance "
         "against an optimal plan. Exit code 0: every answer scored, 1: some could not be, 2: usage error.")
     iou.add_argument("dataset", nargs="?", metavar="DATASET.jsonl",
-                     help="cases with answers, one JSON object per line (docs/reasoning.md)")
+                     help="cases with answers, one JSON object per line (docs/reasoning.md), "
+                     "or the same columns in a .csv or .parquet table (docs/datasets.md)")
     iou.add_argument("--task", choices=SCORE_TASKS, help="one answer: the task")
     iou.add_argument("--domain", metavar="FILE", help="one answer: the domain")
     iou.add_argument("--problem", metavar="FILE", help="one answer: the problem")
@@ -102,12 +103,25 @@ def run_iou(args: argparse.Namespace) -> int:
     return 1 if failed else 0
 
 
+def _table_rows(path: str) -> list[tuple[int, Any]] | str:
+    """A CSV or Parquet dataset's rows numbered from 1 like JSONL lines (docs/datasets.md has the formats)."""
+    from plansight.analyses.workspace.dataset_tables import DatasetError, read_rows
+
+    try:
+        rows = read_rows(path)
+    except DatasetError as error:
+        return str(error)
+    return [(number, {k: v for k, v in row.items() if v not in ("", None)})
+            for number, row in enumerate(rows, 1)]
+
+
 def _rows(args: argparse.Namespace) -> tuple[list[tuple[int, Any]], Callable[[str], str]] | str:
     one = [args.task, args.domain, args.problem, args.answer, args.answer_file]
     if args.dataset is not None:
         if any(value is not None for value in one):
             return "give either DATASET.jsonl or --task/--domain/--problem/--answer, not both"
-        rows = read_jsonl(args.dataset)
+        rows = _table_rows(args.dataset) if args.dataset.lower().endswith((".csv", ".parquet")) else (
+            read_jsonl(args.dataset))
         if isinstance(rows, str):
             return rows
         return rows, relative_reader(os.path.dirname(os.path.abspath(args.dataset)))

@@ -232,3 +232,18 @@ def test_iou_dataset_json(tmp_path: Path) -> None:
     assert summary[("applicable", "large")]["bins"] == [0] * 9 + [1]
     assert summary[("plan", "small")]["metric"] == "action distance"
     assert summary[("plan", "small")]["bins"] == [1] + [0] * 9
+
+
+def test_iou_reads_the_same_dataset_as_csv_and_parquet(tmp_path: Path) -> None:
+    from plansight.analyses.workspace.dataset_tables import read_rows, write_table
+
+    folder = project(tmp_path)
+    path = dataset(folder)
+    expected = json.loads(run("iou", path.name, "--format", "json", cwd=folder).stdout)
+    rows = read_rows(str(path))
+    columns = list(dict.fromkeys(name for row in rows for name in row))
+    for table in ("answers.csv", "answers.parquet"):
+        write_table(str(folder / table), rows, columns)
+        completed = run("iou", table, "--format", "json", cwd=folder)
+        assert completed.returncode == 1  # the last row has no answer, as in the JSONL
+        assert json.loads(completed.stdout) == expected, table

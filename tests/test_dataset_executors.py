@@ -1,0 +1,170 @@
+"""The executors give the same rows: in-process, a local process pool, a Dask ``LocalCluster`` of worker
+processes, and a ``dask scheduler`` / ``dask worker`` pair started here, all on 127.0.0.1 only."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from plansight.analyses.workspace.dataset_tables import read_rows
+from plansight.main import main
+
+DATA = Path(__file__).resolve().parent / "fixtures" / "datasets"
+EVALUATE = [
+    "evaluate",
+    str(DATA / "lea-stv.csv"),
+    "--preset",
+    "lea-stv",
+    "--domains",
+    str(DATA / "domains"),
+    "--problems",
+    str(DATA / "problems"),
+    "--chunk-size",
+    "1",
+]
+GRADE = ["grade", str(DATA / "planetarium.jsonl"), "--preset", "planetarium", "--chunk-size", "1"]
+
+
+def rows_of(command: list[str], output: Path, *extra: str) -> list[dict[str, Any]]:
+    code = main([*command, "--output", str(output), *extra])
+    assert code == 1  # each fixture holds wrong answers
+    return sorted(read_rows(str(output)), key=lambda row: row["row_index"])
+
+
+@pytest.fixture(scope="module")
+def in_process(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[dict[str, Any]]]:
+    folder = tmp_path_factory.mktemp("in-process")
+    return {"evaluate": rows_of(EVALUATE, folder / "e.jsonl"), "grade": rows_of(GRADE, folder / "g.jsonl")}
+
+
+def test_a_local_process_pool_gives_the_same_rows(in_process: dict[str, Any], tmp_path: Path) -> None:
+    assert rows_of(EVALUATE, tmp_path / "e.jsonl", "--jobs", "2") == in_process["evaluate"]
+    assert rows_of(GRADE, tmp_path / "g.jsonl", "--jobs", "2") == in_process["grade"]
+
+
+def test_a_dask_local_cluster_gives_the_same_rows(in_process: dict[str, Any], tmp_path: Path) -> None:
+    assert (
+        rows_of(EVALUATE, tmp_path / "e.jsonl", "--executor", "dask", "--jobs", "2") == in_process["evaluate"]
+    )
+
+
+@pytest.fixture
+def scheduler(tmp_path: Path) -> Iterator[str]:
+    """A real scheduler and one worker process, as an operator would start them, on loopback."""
+    address_file = tmp_path / "scheduler.json"
+    dask = [sys.executable, "-m", "dask"]
+    started = [
+        subprocess.Popen(
+            [
+                *dask,
+                "scheduler",
+                "--host",
+                "127.0.0.1",
+                "--port",
+                "0",
+                "--no-dashboard",
+                "--scheduler-file",
+                str(address_file),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    ]
+    try:
+        deadline = time.monotonic() + 60
+        address = ""
+        while not address and time.monotonic() < deadline:
+            time.sleep(0.2)
+            try:  # the file may be there before it is complete
+                address = json.loads(address_file.read_text())["address"]
+            except (OSError, ValueError, KeyError):
+                continue
+        started.append(
+            subprocess.Popen(
+                [
+                    *dask,
+                    "worker",
+                    address,
+                    "--host",
+                    "127.0.0.1",
+                    "--nworkers",
+                    "1",
+                    "--nthreads",
+                    "1",
+                    "--no-dashboard",
+                ],
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+            )
+        )
+        from distributed import Client
+
+        with Client(address, timeout="30s") as client:
+            client.wait_for_workers(1, timeout=60)
+        yield address
+    finally:
+        for process in reversed(started):
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                process.kill()
+
+
+def test_an_existing_cluster_gives_the_same_rows(
+    in_process: dict[str, Any], tmp_path: Path, scheduler: str
+) -> None:
+    assert (
+        rows_of(GRADE, tmp_path / "g.jsonl", "--executor", "dask", "--scheduler", scheduler)
+        == in_process["grade"]
+    )
+    assert rows_of(EVALUATE, tmp_path / "e.csv", "--executor", "dask", "--scheduler", scheduler) == [
+        dict(row) for row in read_rows(str(_as_csv(in_process["evaluate"], tmp_path)))
+    ]
+
+
+def _as_csv(rows: list[dict[str, Any]], folder: Path) -> Path:
+    from plansight.analyses.workspace.dataset_tables import write_table
+
+    path = folder / "expected.csv"
+    write_table(str(path), rows, list(rows[0]))
+    return path
+
+
+def test_an_unreachable_scheduler_is_a_usage_error(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    code = main([*GRADE, "--executor", "dask", "--scheduler", "tcp://127.0.0.1:9"])
+    assert code == 2
+    assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_a_scheduler_without_dask_executor_is_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main([*GRADE, "--scheduler", "tcp://127.0.0.1:8786"]) == 2
+    assert "--scheduler needs --executor dask" in capsys.readouterr().err
+
+
+def test_a_folder_is_graded_the_same_on_dask(capsys: pytest.CaptureFixture[str]) -> None:
+    """`--executor dask` is not only for tables: a folder's files travel as text to the workers."""
+    grading = Path(__file__).resolve().parent.parent / "examples" / "grading"
+    command = [
+        "grade",
+        str(grading / "submissions"),
+        "--reference",
+        str(grading / "reference.pddl"),
+        "--format",
+        "json",
+    ]
+    assert main(command) == 1
+    local = json.loads(capsys.readouterr().out)
+    assert main([*command, "--executor", "dask", "--jobs", "2", "--chunk-size", "2"]) == 1
+    assert json.loads(capsys.readouterr().out) == local
+    assert len(local["submissions"]) == 7
