@@ -78,6 +78,14 @@ class Memo(Generic[_K, _V]):
         with self._lock:
             return len(self._entries)
 
+    def discard(self, stale: Callable[[_K], bool]) -> int:
+        """Forget every key for which ``stale`` is true; returns how many were forgotten."""
+        with self._lock:
+            keys = [key for key in self._entries if stale(key)]
+            for key in keys:
+                del self._entries[key]
+        return len(keys)
+
     def clear(self) -> None:
         with self._lock:
             self._entries.clear()

@@ -12,7 +12,8 @@ import json
 import logging
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from plansight.extract_option import add_extract_option, extraction_of, file_source, removal_summary
@@ -56,8 +57,6 @@ def run_lint(args: argparse.Namespace) -> int:
     """Check the files under the given paths and report in the requested format; the exit code says whether
     any error was found.
     """
-    from dataclasses import replace
-
     from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
     from plansight.analyses.workspace.lint import Analyzer, find_files
 
@@ -77,20 +76,18 @@ def run_lint(args: argparse.Namespace) -> int:
         return 2
     source = file_source(args, memoize=True)
     analyzer = Analyzer(source)
-    results = [replace(result, diagnostics=apply_severity_overrides(result.diagnostics, overrides))
-               for result in _lint_all(analyzer, files, args)]
-    extractions = {result.path: extraction_of(source, result.path) for result in results}
-    # the excerpts under each diagnostic show the file as written (extraction keeps its offsets)
-    results = [replace(result, text=found.original) if (found := extractions[result.path]) else result
-               for result in results]
-    extracted = ({path: e.to_json() if e else None for path, e in extractions.items()}
-                 if args.extract else None)
     threshold = SEVERITIES.index(args.severity)
-    reported = [replace(result, diagnostics=tuple(
-        d for d in result.diagnostics if SEVERITIES.index(d.severity.value) <= threshold))
-        for result in results]
+    report = _Report(args)
+    for result in _lint_all(analyzer, files, args):
+        diagnostics = apply_severity_overrides(result.diagnostics, overrides)
+        result = replace(result, diagnostics=tuple(
+            d for d in diagnostics if SEVERITIES.index(d.severity.value) <= threshold))
+        found = extraction_of(source, result.path)
+        # the excerpts under each diagnostic show the file as written (extraction keeps its offsets)
+        report.add(replace(result, text=found.original) if found else result,
+                   found.to_json() if found else None)
     try:
-        _write_report(reported, args, extracted)
+        report.write()
     except BrokenPipeError:  # `plansight lint ... | head`: the reader has what it wanted
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -98,7 +95,7 @@ def run_lint(args: argparse.Namespace) -> int:
         print(f"plansight lint: error: cannot write {args.output or 'the report'}: {error.strerror or error}",
               file=sys.stderr)
         return 2
-    return _exit_code(reported, args.fail_on)
+    return _exit_code(report.results, args.fail_on)
 
 
 def _severity_overrides(flags: Sequence[str]) -> tuple[dict[str, str], list[str]]:
@@ -125,11 +122,13 @@ def _usage_problems(args: argparse.Namespace) -> list[str]:
     return problems + file_flag_problems(args, ("domain", "problem"))
 
 
-def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[LintResult]:
+def _lint_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> Iterator[LintResult]:
+    """The files' results one at a time: each file's model is freed before the next is parsed."""
     from plansight.progress import should_show, with_progress
 
     show = should_show(len(files), args.format == "text", args.no_progress)
-    return [_lint_one(analyzer, path, args) for path in with_progress(files, "Linting", show)]
+    for path in with_progress(files, "Linting", show):
+        yield _lint_one(analyzer, path, args)
 
 
 def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintResult:
@@ -147,31 +146,68 @@ def _lint_one(analyzer: Analyzer, path: str, args: argparse.Namespace) -> LintRe
         return LintResult(path, "unknown", "", (make("internal-error", message, Span(0, 0)),))
 
 
-def _write_report(results: Sequence[LintResult], args: argparse.Namespace,
-                  extracted: dict[str, dict[str, Any] | None] | None) -> None:
-    render: Callable[[Any], None]
-    if args.format == "text":
-        from plansight.lint_text import write_text
+class _Report:
+    """The report in the requested format, built file by file: what it needs from a file's text
+    (lines and columns, source excerpts) is taken when the file is added, so no text or model is kept
+    until the end of a run over a large folder."""
 
-        def render(stream: Any) -> None:
-            notes = {path: "extracted: " + removal_summary(e) for path, e in (extracted or {}).items()
-                     if e is not None and e["removed"]}
-            write_text(results, stream, concise=args.concise, color=False if args.output else None,
-                       notes=notes)
-    else:
-        if args.format == "json":
-            from plansight.lint_json import lint_json
+    def __init__(self, args: argparse.Namespace) -> None:
+        self._args = args
+        self._parts: list[Any] = []
+        self._results: list[LintResult] = []
 
-            document = lint_json(results, extracted)
+    @property
+    def results(self) -> list[LintResult]:
+        """The files' results without their texts (for the summary and the exit code)."""
+        return self._results
+
+    def add(self, result: LintResult, extracted: dict[str, Any] | None) -> None:
+        """Render ``result`` now; ``extracted`` is what ``--extract`` removed from it (None: nothing, or
+        the file was read strictly). The report mentions it only when ``--extract`` was given."""
+        args = self._args
+        if args.format == "text":
+            from plansight.lint_text import file_section
+
+            removed = args.extract and extracted is not None and extracted["removed"]
+            note = "extracted: " + removal_summary(extracted) if removed and extracted else None
+            self._parts.append(file_section(result, args.concise, note))
+        elif args.format == "json":
+            from plansight.lint_json import json_file
+
+            self._parts.append(json_file(result, {result.path: extracted} if args.extract else None))
         else:
-            from plansight.lint_sarif import lint_sarif
+            from plansight.lint_sarif import sarif_results
 
-            document = lint_sarif(results)
+            self._parts.extend(sarif_results(result))
+        self._results.append(replace(result, text=""))
 
-        def render(stream: Any) -> None:
-            json.dump(document, stream, indent=2, ensure_ascii=False)
-            stream.write("\n")
+    def write(self) -> None:
+        args = self._args
+        render: Callable[[Any], None]
+        if args.format == "text":
+            from plansight.lint_text import summary, write_sections
 
+            def render(stream: Any) -> None:
+                write_sections(self._parts, summary(self._results), stream, concise=args.concise,
+                               color=False if args.output else None)
+        else:
+            if args.format == "json":
+                from plansight.lint_json import json_document
+
+                document = json_document(self._parts)
+            else:
+                from plansight.lint_sarif import sarif_document
+
+                document = sarif_document(self._parts)
+
+            def render(stream: Any) -> None:
+                json.dump(document, stream, indent=2, ensure_ascii=False)
+                stream.write("\n")
+
+        _write(render, args)
+
+
+def _write(render: Callable[[Any], None], args: argparse.Namespace) -> None:
     if args.output:
         with open(args.output, "w", encoding="utf-8", newline="\n") as handle:
             render(handle)

@@ -25,22 +25,29 @@ def lint_json(results: Sequence[LintResult],
               extracted: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
     """The lint results as the ``--format json`` document, with totals of errors and warnings, and with
     ``--extract`` what was removed from each file."""
-    files = []
-    errors = warnings = 0
-    for result in results:
-        index = LineIndex(result.text)
-        diagnostics = []
-        for diagnostic in result.diagnostics:
-            errors += diagnostic.severity is Severity.ERROR
-            warnings += diagnostic.severity is Severity.WARNING
-            diagnostics.append({
-                "code": diagnostic.code,
-                "severity": diagnostic.severity.value,
-                "message": diagnostic.message,
-                "range": lsp_range(index, diagnostic.span),
-            })
-        entry: dict[str, Any] = {"path": result.path, "kind": result.kind, "diagnostics": diagnostics}
-        if extracted is not None:
-            entry["extracted"] = extracted.get(result.path)
-        files.append(entry)
-    return {"files": files, "summary": {"files": len(results), "errors": errors, "warnings": warnings}}
+    return json_document([json_file(result, extracted) for result in results])
+
+
+def json_file(result: LintResult,
+              extracted: Mapping[str, dict[str, Any] | None] | None = None) -> dict[str, Any]:
+    """One file's entry of the document; built as soon as the file is linted, so that a batch can let
+    go of its text."""
+    index = LineIndex(result.text)
+    diagnostics = [{
+        "code": diagnostic.code,
+        "severity": diagnostic.severity.value,
+        "message": diagnostic.message,
+        "range": lsp_range(index, diagnostic.span),
+    } for diagnostic in result.diagnostics]
+    entry: dict[str, Any] = {"path": result.path, "kind": result.kind, "diagnostics": diagnostics}
+    if extracted is not None:
+        entry["extracted"] = extracted.get(result.path)
+    return entry
+
+
+def json_document(files: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The document of the files' entries, with the totals."""
+    severities = [d["severity"] for entry in files for d in entry["diagnostics"]]
+    errors = severities.count(Severity.ERROR.value)
+    warnings = severities.count(Severity.WARNING.value)
+    return {"files": list(files), "summary": {"files": len(files), "errors": errors, "warnings": warnings}}

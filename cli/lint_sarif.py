@@ -49,37 +49,49 @@ def region(index: LineIndex, span: Span) -> dict[str, int]:
 def lint_sarif(results: Sequence[LintResult], root: str | None = None) -> dict[str, Any]:
     """The lint results as a SARIF 2.1.0 log, paths relative to ``root``, for code-scanning services."""
     root = os.path.abspath(root or os.getcwd())
+    return sarif_document([entry for result in results for entry in sarif_results(result, root)], root)
+
+
+def sarif_results(result: LintResult, root: str | None = None) -> list[dict[str, Any]]:
+    """One file's SARIF results; built as soon as the file is linted, so that a batch can let go of
+    its text."""
+    root = os.path.abspath(root or os.getcwd())
     rule_index = {code: position for position, code in enumerate(CODES)}
+    entries = []
+    index = LineIndex(result.text)
+    location = artifact_location(result.path, root)
+    for diagnostic in result.diagnostics:
+        entry: dict[str, Any] = {
+            "ruleId": diagnostic.code,
+            "level": LEVELS[diagnostic.severity],
+            "message": {"text": diagnostic.message},
+            "locations": [{"physicalLocation": {
+                "artifactLocation": location,
+                "region": region(index, diagnostic.span),
+            }}],
+        }
+        if diagnostic.code in rule_index:
+            entry["ruleIndex"] = rule_index[diagnostic.code]
+        related = [{
+            "id": number,
+            "message": {"text": item.message},
+            "physicalLocation": {"artifactLocation": location, "region": region(index, item.span)},
+        } for number, item in enumerate(diagnostic.related) if item.path is None]
+        if related:
+            entry["relatedLocations"] = related
+        entries.append(entry)
+    return entries
+
+
+def sarif_document(sarif_results: list[dict[str, Any]], root: str | None = None) -> dict[str, Any]:
+    """The SARIF log of the files' results."""
+    root = os.path.abspath(root or os.getcwd())
     rules = [{
         "id": info.code,
         "name": "".join(part.capitalize() for part in info.code.split("-")),
         "shortDescription": {"text": info.summary},
         "defaultConfiguration": {"level": LEVELS[info.severity]},
     } for info in CODES.values()]
-    sarif_results = []
-    for result in results:
-        index = LineIndex(result.text)
-        location = artifact_location(result.path, root)
-        for diagnostic in result.diagnostics:
-            entry: dict[str, Any] = {
-                "ruleId": diagnostic.code,
-                "level": LEVELS[diagnostic.severity],
-                "message": {"text": diagnostic.message},
-                "locations": [{"physicalLocation": {
-                    "artifactLocation": location,
-                    "region": region(index, diagnostic.span),
-                }}],
-            }
-            if diagnostic.code in rule_index:
-                entry["ruleIndex"] = rule_index[diagnostic.code]
-            related = [{
-                "id": number,
-                "message": {"text": item.message},
-                "physicalLocation": {"artifactLocation": location, "region": region(index, item.span)},
-            } for number, item in enumerate(diagnostic.related) if item.path is None]
-            if related:
-                entry["relatedLocations"] = related
-            sarif_results.append(entry)
     return {
         "$schema": SARIF_SCHEMA,
         "version": "2.1.0",

@@ -7,7 +7,7 @@ summary closes the report. Colour only on a terminal; piped output is plain text
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import TextIO
 
 from rich.console import Console
@@ -27,10 +27,37 @@ EXCERPT_WIDTH = 100
 """Longest source excerpt shown; a 1 MB one-line problem must not flood the terminal."""
 
 
+Section = tuple[list[Text], list[Text]]
+"""One file's part of the report: lines about the file (what ``--extract`` removed from it), then its
+diagnostics with their excerpts."""
+
+
 def write_text(results: Sequence[LintResult], stream: TextIO, *, concise: bool = False,
                color: bool | None = None, notes: Mapping[str, str] | None = None) -> None:
     """Write the report; ``color=None`` colours only when ``stream`` is a terminal. ``notes`` are lines
     about a file shown before its diagnostics (what ``--extract`` removed from it)."""
+    sections = [file_section(result, concise, (notes or {}).get(result.path)) for result in results]
+    write_sections(sections, summary(results), stream, concise=concise, color=color)
+
+
+def file_section(result: LintResult, concise: bool = False, note: str | None = None) -> Section:
+    """The report's lines for one file. Rendered as soon as the file is linted, so that a batch can let
+    go of the file's text before linting the next one."""
+    notes = [Text(f"{result.path}: {note}")] if note else []
+    lines: list[Text] = []
+    if result.diagnostics:
+        index = LineIndex(result.text)
+        for diagnostic in result.diagnostics:
+            lines.append(_headline(result.path, index, diagnostic))
+            if not concise:
+                lines.extend(_excerpt(result.text, index, diagnostic))
+    return notes, lines
+
+
+def write_sections(sections: Iterable[Section], closing: Text, stream: TextIO, *, concise: bool = False,
+                   color: bool | None = None) -> None:
+    """Write the files' sections (a blank line between files with diagnostics unless ``concise``) and
+    the summary."""
     console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
                       force_terminal=color if color else None, no_color=color is False)
     colored = console.is_terminal and not console.no_color if color is None else color
@@ -42,23 +69,19 @@ def write_text(results: Sequence[LintResult], stream: TextIO, *, concise: bool =
             stream.write(text.plain + "\n")
 
     first = True
-    for result in results:
-        if notes and result.path in notes:
-            emit(Text(f"{result.path}: {notes[result.path]}"))
-        if not result.diagnostics:
+    for notes, lines in sections:
+        for note in notes:
+            emit(note)
+        if not lines:
             continue
         if not concise and not first:
             emit(Text(""))
         first = False
-        index = LineIndex(result.text)
-        for diagnostic in result.diagnostics:
-            emit(_headline(result.path, index, diagnostic))
-            if not concise:
-                for line in _excerpt(result.text, index, diagnostic):
-                    emit(line)
+        for line in lines:
+            emit(line)
     if not concise and not first:
         emit(Text(""))
-    emit(summary(results))
+    emit(closing)
 
 
 def _headline(path: str, index: LineIndex, diagnostic: Diagnostic) -> Text:

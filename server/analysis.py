@@ -73,6 +73,9 @@ class CachedAnalyzer(Analyzer):
                  caches: AnalyzerCaches | None = None) -> None:
         super().__init__(source, options, caches if caches is not None else AnalyzerCaches(parses=0))
         self._shared = parses
+        self._own: dict[tuple[str, str], ParsedDocument] = {}
+        """the parses this analysis has read: an edit retires its text from the shared cache
+        (``caches.py``), and a stale analysis still finishing must not parse that text again"""
 
     def parse(self, path: str, text: str | None = None) -> ParsedDocument | None:
         """The parse of ``path`` (from ``text`` when given, else as the overlay reads it), shared through the
@@ -82,7 +85,11 @@ class CachedAnalyzer(Analyzer):
             text = self.source.read(path)
             if text is None:
                 return None
-        return self._shared.parse(path, text)
+        key = (path, text)
+        parsed = self._own.get(key)
+        if parsed is None:
+            parsed = self._own[key] = self._shared.parse(path, text)
+        return parsed
 
 
 def analyzer_of(request: AnalysisRequest, caches: ServerCaches) -> CachedAnalyzer:

@@ -7,11 +7,19 @@ server instance (``DiagnosticsFeature.caches``), never off a module: two servers
 nothing, and the answers of a server that shut down are freed with it. Every cache is a
 :class:`~plansight.analyses.memo.Memo` keyed by the texts involved (a document version is its path
 and text), so an edit is a new key and nothing is ever stale.
+
+What is never stale can still be dead: once the editor has moved a file to a new text, nothing asks
+about the old one again (requests read the current buffer, and a published snapshot is only read
+while its version is the buffer's). An old version of a 1 MB problem is a model and an index of
+about 70 MB, so :meth:`ServerCaches.retire` forgets a file's other versions as soon as its text
+changes, before the new text is analysed: the new model is then built in the memory the old one
+gave back, and editing a large file holds one version instead of two (docs/reliability.md, Memory).
 """
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+from collections.abc import Callable, Collection, Hashable
+from typing import Any
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.formatter import TextEdit
@@ -20,7 +28,7 @@ from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.lint import AnalyzerCaches
 from plansight.server.convert import RangeMapper
-from plansight.server.documents import ParseCache
+from plansight.server.documents import ParseCache, path_key
 
 VersionKey = tuple[str, str] | None
 """One document version: its path and text (None: no such partner)."""
@@ -40,6 +48,36 @@ def _file_of(key: tuple[Hashable, ...]) -> Hashable:
     return key[0]
 
 
+def _mentions(key: object, texts: Collection[str]) -> bool:
+    """Whether a cache key names one of ``texts`` (keys hold the texts they depend on, as strings,
+    possibly inside nested tuples)."""
+    if isinstance(key, str):
+        return key in texts
+    if isinstance(key, tuple):
+        return any(_mentions(part, texts) for part in key)
+    return False
+
+
+def _parse_versions(key: tuple[str, str]) -> tuple[VersionKey, ...]:
+    return (key,)
+
+
+def _index_versions(key: tuple[str, str, bool, VersionKey, VersionKey]) -> tuple[VersionKey, ...]:
+    return (key[0], key[1]), key[3], key[4]
+
+
+def _mapper_versions(key: tuple[str, str, str]) -> tuple[VersionKey, ...]:
+    return ((key[0], key[1]),)
+
+
+def _token_versions(key: tuple[tuple[VersionKey, ...], str, Span | None]) -> tuple[VersionKey, ...]:
+    return key[0]
+
+
+def _formatting_versions(key: tuple[VersionKey, tuple[int, int]]) -> tuple[VersionKey, ...]:
+    return (key[0],)
+
+
 class ServerCaches:
     """The parses, symbol indexes, line tables and whole-document answers of one server instance."""
 
@@ -51,9 +89,52 @@ class ServerCaches:
         self.indexes: Memo[tuple[str, str, bool, VersionKey, VersionKey], SymbolIndex] = Memo(
             INDEXES, group=_file_of, per_group=INDEX_VERSIONS_PER_FILE)
         """symbol indexes per (path, text, is LTL, domain version, problem version)"""
-        self.mappers: Memo[tuple[str, str], RangeMapper] = Memo(8)
-        """line tables per (text, encoding): building one walks the whole text (~15 ms for 1 MB)"""
+        self.mappers: Memo[tuple[str, str, str], RangeMapper] = Memo(8)
+        """line tables per (path, text, encoding): building one walks the whole text (~15 ms for 1 MB)"""
         self.tokens: Memo[tuple[tuple[VersionKey, ...], str, Span | None], list[int]] = Memo(4)
         """encoded semantic tokens per (document and partners' versions, encoding, span)"""
         self.formatting: Memo[tuple[VersionKey, tuple[int, int]], tuple[TextEdit | None, str]] = Memo(2)
         """the smallest whole-document edit (or why there is none) per version and (indent, width)"""
+        self._features: list[Memo[Any, Any]] = []
+
+    def track(self, memo: Memo[Any, Any]) -> None:
+        """Have :meth:`retire` prune a feature's own memo too (one keyed by document texts)."""
+        self._features.append(memo)
+
+    def retire(self, path: str, current: str | None, live: Collection[str] = ()) -> int:
+        """Forget everything computed from a version of ``path`` other than ``current`` (None: every
+        version, the file was closed), including answers about other files that used it as a partner;
+        ``live`` are texts still current in some buffer, never forgotten (two files may hold the same
+        text). Returns how many entries were dropped.
+
+        Called again after each publication: a request that was still computing for an old text when
+        the edit came in stores its answer afterwards.
+        """
+        file = path_key(path)
+        keep = set(live)
+        if current is not None:
+            keep.add(current)
+        retired: set[str] = set()
+
+        def stale(versions: tuple[VersionKey, ...]) -> bool:
+            found = False
+            for version in versions:
+                if version is not None and version[1] not in keep and path_key(version[0]) == file:
+                    retired.add(version[1])
+                    found = True
+            return found
+
+        dropped = 0
+        for memo, versions in self._by_version():
+            dropped += memo.discard(lambda key, versions=versions: stale(versions(key)))  # type: ignore[misc]
+        if retired:
+            memos: list[Memo[Any, Any]] = [self.analysis.references, self.analysis.verdicts, *self._features]
+            for memo in memos:
+                dropped += memo.discard(lambda key: _mentions(key, retired))
+        return dropped
+
+    def _by_version(self) -> list[tuple[Memo[Any, Any], Callable[[Any], tuple[VersionKey, ...]]]]:
+        """The memos whose keys say which (path, text) versions they depend on, and how to read them."""
+        return [(self.parses.memo, _parse_versions), (self.indexes, _index_versions),
+                (self.mappers, _mapper_versions), (self.tokens, _token_versions),
+                (self.formatting, _formatting_versions)]

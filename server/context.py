@@ -101,7 +101,7 @@ def build_context(request: ContextRequest, caches: ServerCaches) -> DocumentCont
         uri=request.uri, path=request.path, version=request.version, text=request.text,
         kind=parsed.kind if parsed.kind != "unknown" else detect_kind(request.path, request.text),
         parsed=parsed, domain=domain, problem=problem, association=association,
-        mapper=caches.mappers.get((request.text, request.encoding),
+        mapper=caches.mappers.get((request.path, request.text, request.encoding),
                                   lambda: RangeMapper(request.text, request.encoding)),
         settings=request.settings,
         source=request.source, analyzer=analyzer, caches=caches)

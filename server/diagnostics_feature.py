@@ -194,6 +194,7 @@ class DiagnosticsFeature(ServerFeature):
         # the protocol has already applied the changes to the workspace copy (document_text.py)
         doc.text = self._server.workspace.get_text_document(uri).source
         doc.version = params.text_document.version
+        self._retire(doc)
         self._schedule(uri)
         self._schedule_dependents(uri)
 
@@ -213,6 +214,8 @@ class DiagnosticsFeature(ServerFeature):
         uri = params.text_document.uri
         doc = self._store.open.pop(uri, None)
         self._store.snapshots.pop(uri, None)
+        if doc is not None:
+            self._caches.retire(doc.path, None, self._live_texts())
         schedule = self._schedules.pop(uri, None)
         if schedule is not None:
             schedule.cancel_in_flight()
@@ -238,6 +241,29 @@ class DiagnosticsFeature(ServerFeature):
         """Settings changed: every open document may be affected."""
         for uri in list(self._store.open):
             self._schedule(uri, delay=0.0)
+
+    # --- memory ----------------------------------------------------------------------------------
+
+    def _retire(self, doc: OpenDocument) -> None:
+        """The buffer moved to a new text: drop what was computed from its older ones (``caches.py``).
+
+        Its published snapshot keeps its links (dependents are scheduled by them) but lets go of its
+        model, which no request reads once the version has changed.
+        """
+        snapshot = self._store.snapshots.get(doc.uri)
+        if snapshot is not None and snapshot.text is not doc.text and snapshot.parsed is not None:
+            self._store.snapshots[doc.uri] = snapshot.retired()
+        dropped = self._caches.retire(doc.path, doc.text, self._live_texts())
+        if dropped:
+            logger.debug("forgot %d cached answers about older versions of %s", dropped, doc.uri)
+
+    def _retire_all(self) -> None:
+        """Before idle memory goes back to the system: what requests of older versions stored late."""
+        for doc in list(self._store.open.values()):
+            self._retire(doc)
+
+    def _live_texts(self) -> set[str]:
+        return {doc.text for doc in self._store.open.values()}
 
     # --- scheduling ------------------------------------------------------------------------------
 
@@ -299,28 +325,40 @@ class DiagnosticsFeature(ServerFeature):
             doc = self._store.open.get(uri)
             if not schedule.dirty or doc is None or self._schedules.get(uri) is not schedule:
                 return
-            schedule.dirty = False
-            cancel = schedule.cancel = threading.Event()
-            comparison = _Comparison(loop)
-            request = self._request(doc, cancel.is_set, comparison)
-            try:
-                outcome = await self._run_showing_progress(request, comparison)
-            finally:
-                if schedule.cancel is cancel:
-                    schedule.cancel = None
-            if outcome is not None and outcome.interrupted and comparison.reference is not None:
-                self._server.window_log_message(types.LogMessageParams(
-                    type=types.MessageType.Info,
-                    message=f"plansight: stopped comparing {os.path.basename(doc.path)} (version "
-                            f"{request.version}) with {comparison.reference}: a newer edit replaces it"))
-            if outcome is None or schedule.dirty:
-                continue  # newer text (or a partner) changed meanwhile: this result is already stale
-            current = self._store.open.get(uri)
-            if current is None or current.version != request.version or current.text is not request.text:
-                continue
-            self._store.snapshots[uri] = outcome.snapshot
-            self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
-                uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
+            await self._analyse_and_publish(uri, doc, schedule)
+
+    async def _analyse_and_publish(self, uri: str, doc: OpenDocument, schedule: _Schedule) -> None:
+        """One analysis of the buffer as it is now, published if it is still current when it ends.
+
+        A method of its own so that its request and outcome (the analysed text and its model) die
+        when it returns: as locals of the pump's loop they would stay alive while the pump waits for
+        the next debounce, and then through the whole next analysis.
+        """
+        loop = asyncio.get_running_loop()
+        schedule.dirty = False
+        cancel = schedule.cancel = threading.Event()
+        comparison = _Comparison(loop)
+        request = self._request(doc, cancel.is_set, comparison)
+        try:
+            outcome = await self._run_showing_progress(request, comparison)
+        finally:
+            if schedule.cancel is cancel:
+                schedule.cancel = None
+        if outcome is not None and outcome.interrupted and comparison.reference is not None:
+            self._server.window_log_message(types.LogMessageParams(
+                type=types.MessageType.Info,
+                message=f"plansight: stopped comparing {os.path.basename(doc.path)} (version "
+                        f"{request.version}) with {comparison.reference}: a newer edit replaces it"))
+        if outcome is None or schedule.dirty:
+            return  # newer text (or a partner) changed meanwhile: this result is already stale
+        current = self._store.open.get(uri)
+        if current is None or current.version != request.version or current.text is not request.text:
+            return
+        self._store.snapshots[uri] = outcome.snapshot
+        self._server.text_document_publish_diagnostics(types.PublishDiagnosticsParams(
+            uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
+        # what the stale analyses and requests of older texts cached while this one ran
+        self._retire(current)
 
     async def _run_showing_progress(self, request: AnalysisRequest,
                                     comparison: _Comparison) -> AnalysisOutcome | None:
@@ -402,7 +440,7 @@ class DiagnosticsFeature(ServerFeature):
             logger.exception("analysis of %s failed", request.uri)
             return None
         finally:
-            self._gc.collect_when_idle(lambda: self.busy)
+            self._gc.collect_when_idle(lambda: self.busy, self._retire_all)
 
     def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
         """The worker-thread job."""

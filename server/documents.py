@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
 from pygls.uris import to_fs_path
@@ -69,7 +69,8 @@ class DocumentSnapshot:
     text: str
     kind: FileKind
     parsed: ParsedDocument | None
-    """``None`` when the document was not analysed (too large, or the analysis failed)."""
+    """``None`` when the document was not analysed (too large, or the analysis failed), or when the
+    buffer has moved on to a newer version (:meth:`retired`)."""
     diagnostics: tuple[Diagnostic, ...]
     domain_path: str | None = None
     problem_path: str | None = None
@@ -77,6 +78,11 @@ class DocumentSnapshot:
     def depends_on(self, key: str) -> bool:
         """Whether this document's checks read the file with path key ``key``."""
         return any(p is not None and path_key(p) == key for p in (self.domain_path, self.problem_path))
+
+    def retired(self) -> DocumentSnapshot:
+        """This snapshot once its buffer has a newer text: kind and links stay (dependents are
+        scheduled by them until the new version is published), the model is let go."""
+        return replace(self, parsed=None)
 
     @property
     def missing_partner(self) -> bool:
@@ -192,6 +198,11 @@ class ParseCache:
     def parse(self, path: str, text: str) -> ParsedDocument:
         """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones."""
         return self._memo.get((path_key(path), text), lambda: parse_document(path, text))
+
+    @property
+    def memo(self) -> Memo[tuple[str, str], ParsedDocument]:
+        """The parses by (path key, text), for the server's caches to prune (``caches.py``)."""
+        return self._memo
 
     def __len__(self) -> int:
         return len(self._memo)

@@ -19,7 +19,9 @@ these objects anyway, so:
   per-analysis analyzer are acyclic; ``tests/test_index_warming.py`` checks it): the memory of
   each old version is returned as soon as the caches drop it, not at the next idle collection;
 * what freezing could still hide (cyclic garbage among objects that were alive when frozen) is
-  collected once the server has had no analysis for a while, when a pause costs the user nothing.
+  collected once the server has had no analysis for a while, when a pause costs the user nothing;
+  then the C library's free heap pages go back to the system (``native_heap.py``), so the resident
+  size falls back to what the open documents' current versions need (docs/reliability.md, Memory).
 """
 
 from __future__ import annotations
@@ -31,10 +33,14 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from plansight.server.native_heap import release_free_memory
+
 logger = logging.getLogger(__name__)
 
 FREEZE_ABOVE_CHARS = 200_000
 IDLE_COLLECT_SECONDS = 15.0
+RELEASE_IDLE_SECONDS = 2.0
+"""after this long without an analysis, free heap pages go back to the system (``native_heap.py``)"""
 
 
 class _Pause:
@@ -71,12 +77,14 @@ class GcPolicy:
     """When to pause, freeze and run the cyclic garbage collector around analyses, as the module explains."""
 
     def __init__(self, freeze_above_chars: int = FREEZE_ABOVE_CHARS,
-                 idle_seconds: float = IDLE_COLLECT_SECONDS) -> None:
+                 idle_seconds: float = IDLE_COLLECT_SECONDS,
+                 release_seconds: float = RELEASE_IDLE_SECONDS) -> None:
         self._freeze_above = freeze_above_chars
         self._idle_seconds = idle_seconds
         self._lock = threading.Lock()
         self._frozen = False
-        self._timer: asyncio.TimerHandle | None = None
+        self._release_seconds = min(release_seconds, idle_seconds)
+        self._timers: list[asyncio.TimerHandle] = []
 
     @contextmanager
     def paused(self) -> Iterator[None]:
@@ -95,22 +103,34 @@ class GcPolicy:
                     gc.freeze()
                     self._frozen = True
 
-    def collect_when_idle(self, busy: Callable[[], bool]) -> None:
-        """Called on the event loop after each analysis: (re)start the idle countdown."""
-        if self._timer is not None:
-            self._timer.cancel()
-            self._timer = None
+    def collect_when_idle(self, busy: Callable[[], bool], prune: Callable[[], None] = lambda: None) -> None:
+        """Called on the event loop after each analysis: (re)start the idle countdowns, the short one
+        to give freed memory back (after ``prune`` has let go of what is no longer needed), the long
+        one to collect."""
+        for timer in self._timers:
+            timer.cancel()
+        self._timers = []
         if self._frozen:
             loop = asyncio.get_running_loop()
-            self._timer = loop.call_later(self._idle_seconds, self._collect, busy)
+            self._timers = [loop.call_later(self._release_seconds, self._release, busy, prune),
+                            loop.call_later(self._idle_seconds, self._collect, busy, prune)]
 
-    def _collect(self, busy: Callable[[], bool]) -> None:
-        self._timer = None
+    def _release(self, busy: Callable[[], bool], prune: Callable[[], None]) -> None:
+        """The old versions' memory, freed by reference counting, back to the system: milliseconds,
+        unlike a collection of the whole heap."""
+        if not busy():
+            prune()
+            release_free_memory()
+
+    def _collect(self, busy: Callable[[], bool], prune: Callable[[], None]) -> None:
+        self._timers = []
         if busy():
-            self.collect_when_idle(busy)
+            self.collect_when_idle(busy, prune)
             return
         with self._lock:
             gc.unfreeze()
             self._frozen = False
+        prune()
         found = gc.collect()
+        release_free_memory()
         logger.debug("idle garbage collection freed %d objects", found)

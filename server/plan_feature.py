@@ -135,6 +135,8 @@ class PlanFeature(ServerFeature):
         self._server = server
         self._simulations: Memo[tuple[str, str, str], Simulation] = Memo(8)
         self._evaluations: Memo[tuple[str, str, str, str, str], Evaluation] = Memo(8)
+        for memo in (self._simulations, self._evaluations):  # forgotten with the texts they used
+            server.diagnostics.caches.track(memo)
         self._computing: set[str] = set()
         """reference plans whose metrics are being computed in the background (event loop only)"""
 

@@ -23,6 +23,7 @@ from plansight.server import symbol_lookup
 from plansight.server.analysis import AnalysisRequest, analyse
 from plansight.server.caches import ServerCaches
 from plansight.server.context import ContextRequest, build_context
+from plansight.server.convert import RangeMapper
 from plansight.server.diagnostics_feature import warm_version
 from plansight.server.documents import OverlaySource
 from plansight.server.settings import Settings
@@ -187,3 +188,37 @@ def test_only_the_two_newest_versions_of_a_file_keep_their_index(builds: list[st
     assert len(builds) == 4
     index_of_document(caches, versions[0], None, None)  # the oldest was dropped
     assert len(builds) == 5
+
+
+def test_retiring_a_version_forgets_everything_computed_from_it_and_nothing_else(
+        builds: list[str]) -> None:
+    """An edited file's old versions are dead weight (~70 MB each for a 1 MB problem): the server
+    forgets them as soon as the buffer changes, but keeps the current text and other files."""
+    caches = ServerCaches()
+    old = caches.parses.parse("/w/domain.pddl", DOMAIN)
+    other = caches.parses.parse("/w/other.pddl", DOMAIN + " ")
+    old_index = index_of_document(caches, old, None, None)
+    index_of_document(caches, other, None, None)
+    new_text = DOMAIN + "  "
+    new = caches.parses.parse("/w/domain.pddl", new_text)
+    index_of_document(caches, new, None, None)
+    caches.tokens.get((((old.path, old.text),), "utf-16", None), lambda: [1, 2])
+    caches.mappers.get((old.path, old.text, "utf-16"), lambda: RangeMapper(old.text, "utf-16"))
+    assert len(builds) == 3
+
+    assert caches.retire("/w/../w/domain.pddl", new_text) == 4  # however the path is spelled
+    assert len(caches.tokens) == 0 and len(caches.mappers) == 0
+    assert caches.parses.parse("/w/domain.pddl", new_text) is new
+    index_of_document(caches, new, None, None)
+    index_of_document(caches, other, None, None)
+    assert len(builds) == 3  # the current version and the other file were kept
+    assert index_of_document(caches, old, None, None) is not old_index  # rebuilt if ever asked again
+    assert len(builds) == 4
+
+
+def test_a_text_still_open_elsewhere_is_not_retired() -> None:
+    caches = ServerCaches()
+    shared = caches.parses.parse("/w/a.pddl", DOMAIN)
+    assert caches.retire("/w/a.pddl", None, live={DOMAIN}) == 0
+    assert caches.parses.parse("/w/a.pddl", DOMAIN) is shared
+    assert caches.retire("/w/a.pddl", None) == 1  # closed, and no other buffer has that text

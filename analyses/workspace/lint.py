@@ -25,7 +25,7 @@ from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.memo import Memo
 from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S, Cancelled, WorkBudget
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
-from plansight.analyses.syntax.lexical import first_line_span, sniff_header
+from plansight.analyses.syntax.lexical import first_line_span, sniff_header, sniff_kind
 from plansight.analyses.syntax.reading import read_text_file
 from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.ltl_links import associate_ltl, link_diagnostics
@@ -81,14 +81,27 @@ class AnalyzerOptions:
     plan gets a ``budget-exceeded`` diagnostic instead of a verdict."""
 
 
+def _parse_group(key: tuple[str, str]) -> bool:
+    """Domains apart from the rest: every problem of a folder needs its domain again, while a problem
+    is needed again only by the plans linted right after it."""
+    return sniff_kind(key[1]) == "domain"
+
+
 class AnalyzerCaches:
     """What an analyzer remembers between files: parses by (path, text), and the equivalence check's
     prepared references and verdicts by the texts involved, so that the editor's code lens, asked
     right after the diagnostics, gets the verdict the lint computed. The server keeps one per server
-    instance and hands it to each short-lived analyzer it builds."""
+    instance and hands it to each short-lived analyzer it builds.
 
-    def __init__(self, parses: int = 512, references: int = 16, verdicts: int = 256) -> None:
-        self.parses: Memo[tuple[str, str], ParsedDocument] = Memo(parses)
+    The model of a 1 MB problem is about 50 MB, so a batch keeps only what later files need: the
+    ``per_kind`` most recent domains and the ``per_kind`` most recent other files (a problem for the
+    plans beside it). Memory then grows with the largest files, not with the folder.
+    """
+
+    def __init__(self, parses: int = 4, references: int = 16, verdicts: int = 256,
+                 per_kind: int = 2) -> None:
+        self.parses: Memo[tuple[str, str], ParsedDocument] = Memo(
+            parses, group=_parse_group, per_group=per_kind)
         self.references: Memo[Hashable, object] = Memo(references)
         self.verdicts: Memo[Hashable, object] = Memo(verdicts)
 

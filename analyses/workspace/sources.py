@@ -9,11 +9,15 @@ from __future__ import annotations
 
 import os
 import threading
+from collections import OrderedDict
 from typing import Protocol, runtime_checkable
 
 from plansight.analyses.syntax.reading import MAX_FILE_BYTES, read_text_file
 
 __all__ = ["MAX_FILE_BYTES", "DiskSource", "ExplainsFailures", "FileSource", "MemorySource"]
+
+MEMO_CHARS = 4_000_000
+"""Text a memoizing :class:`DiskSource` keeps: a few domains and the files being linted, not a folder."""
 
 
 class FileSource(Protocol):
@@ -42,30 +46,46 @@ class ExplainsFailures(Protocol):
 class DiskSource:
     """Reads files from disk under the one reading policy (``analyses/syntax/reading.py``), keeping
     CRLF line endings so positions match the editor's: special, binary and oversized files are refused,
-    a BOM is dropped and invalid UTF-8 replaced. With ``memoize=True`` each file is read once; the CLI
-    uses that during one run, where files do not change and a folder's domain is looked up for every
-    problem in it.
+    a BOM is dropped and invalid UTF-8 replaced. With ``memoize=True`` files are read once while they
+    are in use; the CLI uses that during one run, where files do not change and a folder's domain is
+    looked up for every problem in it. Only the most recently read ``memo_chars`` characters of text
+    are kept: a folder of large problems must not stay in memory until the run ends, while the domain
+    every problem reads stays among the most recent.
     """
 
-    def __init__(self, memoize: bool = False) -> None:
+    def __init__(self, memoize: bool = False, memo_chars: int = MEMO_CHARS) -> None:
         self._memoize = memoize
+        self._memo_chars = memo_chars
         self._lock = threading.Lock()
-        self._texts: dict[str, str | None] = {}
+        self._texts: OrderedDict[str, str | None] = OrderedDict()
+        self._chars = 0
         self._listings: dict[str, list[str]] = {}
 
     def read(self, path: str) -> str | None:
-        """The file's text, or None when it cannot be read; remembered for the source's lifetime when
-        memoizing.
+        """The file's text, or None when it cannot be read; remembered while among the most recently
+        read when memoizing.
         """
         if self._memoize:
             with self._lock:
                 if path in self._texts:
+                    self._texts.move_to_end(path)
                     return self._texts[path]
         text = self._read(path)
         if self._memoize:
             with self._lock:
-                self._texts[path] = text
+                self._remember(path, text)
         return text
+
+    def _remember(self, path: str, text: str | None) -> None:
+        """Keep ``text`` as the newest entry; forget the oldest beyond the budget (the newest stays even
+        when it alone exceeds it: the file being linted is read again by its own checks)."""
+        previous = self._texts.pop(path, None)
+        self._chars -= len(previous or "")
+        self._texts[path] = text
+        self._chars += len(text or "")
+        while self._chars > self._memo_chars and len(self._texts) > 1:
+            _, dropped = self._texts.popitem(last=False)
+            self._chars -= len(dropped or "")
 
     def list_dir(self, directory: str) -> list[str]:
         """The regular files in ``directory``, sorted; remembered for the source's lifetime when memoizing."""
