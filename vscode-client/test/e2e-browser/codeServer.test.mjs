@@ -351,17 +351,23 @@ function hasFastDownward(python) {
   }
 }
 
-/** The pids of the running `plansight serve` processes started as `python -m plansight serve`, by interpreter. */
+/**
+ * This code-server's `python -m plansight serve` processes, with their interpreters: those whose
+ * PYTHONPATH holds the bundle of the extension installed under `scratch` (not another run's).
+ */
 function serverProcesses() {
   const found = [];
   for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
     let argv;
+    let environment;
     try {
       argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      environment = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
     } catch {
-      continue; // gone meanwhile
+      continue; // gone meanwhile, or not ours to read
     }
-    if (argv[1] === "-m" && argv[2] === "plansight" && argv[3] === "serve") {
+    const ours = environment.some((entry) => entry.startsWith("PYTHONPATH=") && entry.includes(scratch));
+    if (ours && argv[1] === "-m" && argv[2] === "plansight" && argv[3] === "serve") {
       found.push({ pid, python: argv[0] });
     }
   }
