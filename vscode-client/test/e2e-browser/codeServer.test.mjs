@@ -11,9 +11,10 @@
 //
 // Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
 // PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds);
-// PLANSIGHT_PLANNER_PYTHON: the interpreter the planning flows switch to when that one cannot import
-// Fast Downward (the universal .vsix does not carry it; default: the repository's .venv, where
-// `make setup` installs up-fast-downward); PLANSIGHT_E2E_VERBOSE=1 prints code-server's log at the end.
+// PLANSIGHT_PLANNER_PYTHON: the interpreter the planning flows switch to when that one cannot find
+// Fast Downward, the installed bundle included (the linux-x64 .vsix carries it, the universal one
+// not; default: the repository's .venv, where `make setup` installs up-fast-downward);
+// PLANSIGHT_E2E_VERBOSE=1 prints code-server's log at the end.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
 import * as fs from "node:fs";
@@ -340,11 +341,23 @@ test("the status bar's menu links a problem to a reference problem, and the item
   });
 });
 
-/** Whether `python` can import Fast Downward's wheel (found as plansight finds it, without importing it). */
+/** The installed extension's bundle (bundled/libs), which the server has first on its PYTHONPATH. */
+function installedBundle() {
+  const extensions = path.join(scratch, "extensions");
+  const folder = fs.readdirSync(extensions).find((name) => name.startsWith("plansight."));
+  assert.ok(folder, `no plansight extension under ${extensions}`);
+  return path.join(extensions, folder, "bundled", "libs");
+}
+
+/**
+ * Whether the server run by `python` can find Fast Downward's wheel, looked up as plansight looks it
+ * up (without importing it), in the bundle first: a platform .vsix carries the wheel, the universal one not.
+ */
 function hasFastDownward(python) {
   const probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('up_fast_downward') is None)";
   try {
-    execFileSync(python, ["-c", probe], { stdio: "ignore", timeout: 30_000 });
+    const env = { ...process.env, PYTHONPATH: installedBundle() };
+    execFileSync(python, ["-c", probe], { stdio: "ignore", timeout: 30_000, env });
     return true;
   } catch {
     return false;
@@ -375,8 +388,8 @@ function serverProcesses() {
 }
 
 /**
- * A server that can run Fast Downward. The universal .vsix bundles only pure-Python packages, so an
- * interpreter without up-fast-downward gets "Fast Downward is not installed": then the workspace's
+ * A server that can run Fast Downward. The universal .vsix bundles only pure-Python packages, so with
+ * it an interpreter without up-fast-downward gets "Fast Downward is not installed": then the workspace's
  * `plansight.interpreter` is switched to one that has it (the bundled plansight still runs, first on
  * its PYTHONPATH), and the switch is awaited by watching that interpreter's server start.
  */
