@@ -14,6 +14,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from installed_tree import pyproject
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -97,3 +98,13 @@ def test_editable_install_resolves_into_the_repository() -> None:
 
     assert Path(plansight.analyses.__file__).resolve().parent == ROOT / "analyses"
     assert Path(plansight.grammar.__file__).resolve().parent == ROOT / "grammar"
+
+
+def test_every_package_folder_is_listed_for_the_wheel() -> None:
+    """A folder mapped in `package-dir` but missing from `packages` is left out of the wheel and of the
+    .vsix bundle while the editable install still finds it: the server then fails at import only there."""
+    config = pyproject()["tool"]["setuptools"]
+    listed = set(config["packages"])
+    assert set(config["package-dir"]) - listed == set()
+    folders = {f"plansight.analyses.{init.parent.name}" for init in (ROOT / "analyses").glob("*/__init__.py")}
+    assert folders - listed == set()

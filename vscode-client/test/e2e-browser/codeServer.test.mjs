@@ -4,10 +4,16 @@
 // has a planted mistake, and the diagnostic must show in the Problems view on the right line. A plan
 // with a planted wrong step shows its failing step, and the *Validate this plan* command answers;
 // the status-bar item's menu links a problem to a reference problem with a `; @reference` line.
-// Screenshots go to vscode-client/test-artifacts/.
+// *Plan this problem* (its lens on `(:goal`) runs Fast Downward and writes `<problem>.plan`, whose
+// lens says the plan is valid; the plan view draws its timeline and the model view the problem's
+// initial state. Screenshots go to vscode-client/test-artifacts/ (PLANSIGHT_E2E_UPDATE_DOCS=1 also
+// copies the plan view's to docs/images/vscode-plan-view.png, the README's picture).
 //
 // Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
 // PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds);
+// PLANSIGHT_PLANNER_PYTHON: the interpreter the planning flows switch to when that one cannot find
+// Fast Downward, the installed bundle included (the linux-x64 .vsix carries it, the universal one
+// not; default: the repository's .venv, where `make setup` installs up-fast-downward);
 // PLANSIGHT_E2E_VERBOSE=1 prints code-server's log at the end.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -121,6 +127,10 @@ before(async () => {
   fs.writeFileSync(path.join(workspace, "plans", "task.plan"), brokenPlanText);
   fs.mkdirSync(path.join(workspace, "reference"), { recursive: true });
   fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p02.pddl"), path.join(workspace, "reference", "goal.pddl"));
+  // A problem with its domain beside it (linked by the domain.pddl convention, no setting), to plan.
+  fs.mkdirSync(path.join(workspace, "solve"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "solve", "domain.pddl"));
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p01.pddl"), path.join(workspace, "solve", "sussman.pddl"));
   workspaceSettings = {
     "plansight.domainGlobs": [
       { glob: "problems/*.pddl", domain: "domains/blocks.pddl" },
@@ -328,6 +338,212 @@ test("the status bar's menu links a problem to a reference problem, and the item
     // An ordinary edit: undo takes it back.
     await page.keyboard.press("Control+Z");
     await page.locator(".part.statusbar .statusbar-item", { hasText: "ref goal.pddl" }).waitFor({ state: "detached", timeout: 30_000 });
+  });
+});
+
+/** The installed extension's bundle (bundled/libs), which the server has first on its PYTHONPATH. */
+function installedBundle() {
+  const extensions = path.join(scratch, "extensions");
+  const folder = fs.readdirSync(extensions).find((name) => name.startsWith("plansight."));
+  assert.ok(folder, `no plansight extension under ${extensions}`);
+  return path.join(extensions, folder, "bundled", "libs");
+}
+
+/**
+ * Whether the server run by `python` can find Fast Downward's wheel, looked up as plansight looks it
+ * up (without importing it), in the bundle first: a platform .vsix carries the wheel, the universal one not.
+ */
+function hasFastDownward(python) {
+  const probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('up_fast_downward') is None)";
+  try {
+    const env = { ...process.env, PYTHONPATH: installedBundle() };
+    execFileSync(python, ["-c", probe], { stdio: "ignore", timeout: 30_000, env });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * This code-server's `python -m plansight serve` processes, with their interpreters: those whose
+ * PYTHONPATH holds the bundle of the extension installed under `scratch` (not another run's).
+ */
+function serverProcesses() {
+  const found = [];
+  for (const pid of fs.readdirSync("/proc").filter((name) => /^\d+$/.test(name))) {
+    let argv;
+    let environment;
+    try {
+      argv = fs.readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0");
+      environment = fs.readFileSync(`/proc/${pid}/environ`, "utf8").split("\0");
+    } catch {
+      continue; // gone meanwhile, or not ours to read
+    }
+    const ours = environment.some((entry) => entry.startsWith("PYTHONPATH=") && entry.includes(scratch));
+    if (ours && argv[1] === "-m" && argv[2] === "plansight" && argv[3] === "serve") {
+      found.push({ pid, python: argv[0] });
+    }
+  }
+  return found;
+}
+
+/**
+ * A server that can run Fast Downward. The universal .vsix bundles only pure-Python packages, so with
+ * it an interpreter without up-fast-downward gets "Fast Downward is not installed": then the workspace's
+ * `plansight.interpreter` is switched to one that has it (the bundled plansight still runs, first on
+ * its PYTHONPATH), and the switch is awaited by watching that interpreter's server start.
+ */
+async function useInterpreterWithPlanner() {
+  const current = process.env.PLANSIGHT_TEST_PYTHON ?? "python3";
+  if (hasFastDownward(current)) {
+    console.log(`planner: ${current} has up-fast-downward`);
+    return;
+  }
+  const planner = process.env.PLANSIGHT_PLANNER_PYTHON ?? path.join(repo, ".venv", "bin", "python");
+  assert.ok(
+    hasFastDownward(planner),
+    `neither ${current} nor ${planner} can import up_fast_downward: run \`make setup\` or set PLANSIGHT_PLANNER_PYTHON`,
+  );
+  console.log(`planner: ${current} lacks up-fast-downward; the server now runs with ${planner}`);
+  workspaceSettings = { ...workspaceSettings, "plansight.interpreter": planner };
+  writeJson(workspaceSettingsFile, workspaceSettings);
+  const deadline = Date.now() + 60_000;
+  while (!serverProcesses().some((server) => server.python === planner)) {
+    assert.ok(Date.now() < deadline, `no server started with ${planner}: ${JSON.stringify(serverProcesses())}`);
+    await page.waitForTimeout(250);
+  }
+}
+
+/** Where *Plan this problem* writes the plan of solve/sussman.pddl. */
+function solvedPlanFile() {
+  return path.join(scratch, "workspace", "solve", "sussman.plan");
+}
+
+/** A code lens of the active editor whose text matches `text`. */
+function lens(text) {
+  return page.locator(".editor-group-container.active .codelens-decoration a", { hasText: text });
+}
+
+/** The first webview frame whose body shows `selector`, once it does. */
+async function webviewFrame(selector, timeoutMs) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    for (const frame of page.frames()) {
+      if (frame !== page.mainFrame() && (await frame.locator(selector).count().catch(() => 0)) > 0) {
+        return frame;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no webview shows ${selector} within ${timeoutMs} ms`);
+    }
+    await page.waitForTimeout(250);
+  }
+}
+
+test("Plan this problem writes <problem>.plan with its @problem line, and the plan's lens says valid", async () => {
+  await withFailureScreenshot("solve", async () => {
+    // The last flows left a report webview with focus and notifications: take the workbench back.
+    await page.locator(".tab", { hasText: "blocks.pddl" }).first().click();
+    await runCommand("Notifications: Clear All Notifications");
+    await useInterpreterWithPlanner();
+    await openFile("sussman.pddl");
+    const planLens = lens("Plan this problem");
+    await planLens.first().waitFor({ timeout: 60_000 });
+    assert.equal((await planLens.first().innerText()).trim(), "▷ Plan this problem");
+    const planStart = Date.now();
+    await planLens.first().click();
+
+    const toast = page.locator(".notification-toast", { hasText: /plansight: (planned|cannot plan|the planner failed)/ });
+    await toast.first().waitFor({ timeout: 90_000 });
+    const said = await toast.first().innerText();
+    console.log(`Plan this problem: ${said.split("\n")[0]} (${Date.now() - planStart} ms, ${elapsed()})`);
+    assert.match(said, /plansight: planned sussman\.pddl with fast-downward lama-first in [\d.]+ s; plansight's simulator: valid: \d+ steps, 2 of 2 goals hold/);
+
+    // The plan is written beside the problem, opened, and simulated by the server.
+    await page.locator(".tab.active", { hasText: "sussman.plan" }).waitFor({ timeout: 15_000 });
+    const written = fs.readFileSync(solvedPlanFile(), "utf8");
+    const lines = await editorLines();
+    assert.equal(lines[0], "; @problem sussman.pddl");
+    assert.equal(written.split("\n")[0], "; @problem sussman.pddl");
+    const steps = written.split("\n").filter((line) => line.startsWith("("));
+    assert.ok(steps.length >= 6, `Sussman's anomaly needs 6 steps, the plan has:\n${written}`);
+    const verdict = lens(/^valid\b/);
+    await verdict.first().waitFor({ timeout: 60_000 });
+    console.log(`the plan's lens: ${await verdict.first().innerText()} (${elapsed()})`);
+    await page.locator(".part.statusbar", { hasText: "PDDL plan · sussman.pddl" }).waitFor({ timeout: 15_000 });
+    // The explorer lists the new file.
+    await page.keyboard.press("Control+Shift+E");
+    await page.locator(".explorer-folders-view .monaco-list-row", { hasText: "sussman.plan" }).waitFor({ timeout: 15_000 });
+    await page.screenshot({ path: path.join(artifacts, "code-server-solve.png") });
+  });
+});
+
+test("the plan view opens from its lens and draws the timeline: a lane per object, a column per step", async () => {
+  await withFailureScreenshot("plan-view", async () => {
+    await page.locator(".tab", { hasText: "sussman.plan" }).first().click();
+    await runCommand("Notifications: Clear All Notifications");
+    await lens("Show plan view").first().click({ timeout: 30_000 });
+    await page.locator(".tab", { hasText: "Plan view: sussman.plan" }).waitFor({ timeout: 30_000 });
+    const frame = await webviewFrame("svg[aria-label^='swim lanes']", 60_000);
+    assert.match(await frame.locator("h1").innerText(), /Plan view: sussman\.plan/);
+    assert.match(await frame.locator(".badge").first().innerText(), /valid/);
+    const steps = await frame.locator("svg[aria-label^='swim lanes'] g.col").count();
+    const written = fs.readFileSync(solvedPlanFile(), "utf8");
+    assert.equal(steps, written.split("\n").filter((line) => line.startsWith("(")).length);
+    const lanes = await frame.locator("svg[aria-label^='swim lanes'] > text title").evaluateAll(
+      (titles) => titles.map((title) => title.textContent),
+    );
+    for (const block of ["a", "b", "c"]) {
+      assert.ok(lanes.includes(block), `no lane for ${block}: ${lanes.join(", ")}`);
+    }
+    assert.ok((await frame.locator("svg[aria-label^='swim lanes'] rect.cell").count()) >= steps);
+    // A click on a step shows the state after it in the side panel (the page's own script runs under the CSP).
+    await frame.locator("svg[aria-label^='swim lanes'] g.col").last().click();
+    await frame.locator("#state", { hasText: "(on a b)" }).waitFor({ timeout: 10_000 });
+    // The planner's output took the panel: close it, so the picture is the plan and its view.
+    if (await page.locator(".part.panel").isVisible()) {
+      await page.locator(".tab", { hasText: "sussman.plan" }).first().click();
+      await page.keyboard.press("Control+J");
+      await page.locator(".part.panel").waitFor({ state: "hidden", timeout: 5_000 });
+    }
+    await page.waitForTimeout(300); // let the selection paint
+    await page.screenshot({ path: path.join(artifacts, "code-server-plan-view.png") });
+    // The README's picture: the side bar hidden, so the view is wide enough for its state panel.
+    await page.locator(".tab", { hasText: "sussman.plan" }).first().click();
+    await page.keyboard.press("Control+B");
+    await page.locator(".part.sidebar").waitFor({ state: "hidden", timeout: 5_000 });
+    await page.mouse.move(300, 500); // no tooltip from the editor's toolbar in the picture
+    await page.waitForTimeout(800); // the webview re-lays out, the tooltip fades
+    const picture = path.join(artifacts, "vscode-plan-view.png");
+    await page.screenshot({ path: picture, clip: { x: 0, y: 0, width: 1400, height: 640 } });
+    if (process.env.PLANSIGHT_E2E_UPDATE_DOCS) {
+      fs.copyFileSync(picture, path.join(repo, "docs", "images", "vscode-plan-view.png"));
+    }
+    await page.keyboard.press("Control+B");
+    await page.locator(".part.sidebar").waitFor({ state: "visible", timeout: 5_000 });
+  });
+});
+
+test("the model view opens from the lens on (:init and shows the objects and the initial state", async () => {
+  await withFailureScreenshot("model-view", async () => {
+    await page.locator(".tab", { hasText: "sussman.pddl" }).first().click();
+    await runCommand("Notifications: Clear All Notifications");
+    // Two lenses read "Show model view": on (:objects and on (:init, the last one.
+    await lens("Show model view").last().click({ timeout: 30_000 });
+    await page.locator(".tab", { hasText: "Model view: sussman" }).waitFor({ timeout: 30_000 });
+    const frame = await webviewFrame("h1:has-text('Model view: problem sussman')", 60_000);
+    const headings = await frame.locator("h2").allInnerTexts();
+    assert.ok(headings.includes("Objects by type") && headings.includes("Initial state"), headings.join(" | "));
+    const rows = (await frame.locator("table tbody tr").allInnerTexts()).map((row) => row.replace(/\s+/g, " ").trim());
+    // The objects, then the initial state: a predicate's first row names it and counts its facts.
+    assert.ok(rows.some((row) => /^object 3 a,? b,? c$/.test(row)), `no row of the three blocks: ${rows.join(" | ")}`);
+    assert.ok(rows.includes("on (1) c a"), `no (on c a) row: ${rows.join(" | ")}`);
+    assert.ok(rows.includes("on-table (2) a"), `no on-table rows: ${rows.join(" | ")}`);
+    assert.ok(rows.some((row) => row.startsWith("handempty (1)")), `no handempty row: ${rows.join(" | ")}`);
+    await page.screenshot({ path: path.join(artifacts, "code-server-model-view.png") });
+    // One editor group again, for the Settings editor of the next flow.
+    await page.locator(".tab", { hasText: "sussman.pddl" }).first().click();
+    await runCommand("View: Close All Editor Groups");
   });
 });
 
