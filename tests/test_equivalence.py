@@ -212,6 +212,41 @@ def test_floor_tile_an_unreachable_tile_is_unsolvable() -> None:
     assert "no robot can reach a neighbour of that tile" in verdict.explanation
 
 
+def test_floor_tile_a_one_way_colour_change_is_decided_by_the_rules() -> None:
+    # Planetarium's own suite has this situation (a checkerboard, the robot's first colour not
+    # available): painting the other colour forces a switch that cannot be undone, so "ends holding
+    # blue" is implied and the two goals are equivalent. The state search used to run out of time.
+    folder = Path(__file__).resolve().parent / "fixtures" / "equivalence" / "one-colour-floor-tile"
+    reference, candidate, keeps_red = (
+        _problem_file(folder / f"{name}.pddl") for name in ("reference", "candidate", "keeps-red")
+    )
+    verdict = equivalence(TILES, reference, candidate)
+    assert (verdict.equivalent, verdict.outcome) == (True, "equivalent")
+    assert verdict.method == "fullySpecify (floor-tile rules)"
+    assert "(robot-has painter blue)" in closure(TILES, candidate)
+    unsolvable = equivalence(TILES, reference, keeps_red)
+    assert (unsolvable.equivalent, unsolvable.solvable) == (False, False)
+    assert "no robot can reach a neighbour of that tile with that colour" in unsolvable.explanation
+
+
+def test_floor_tile_a_one_way_robot_that_need_not_switch_has_no_forced_colour() -> None:
+    init = "(up t2 t1) (robot-at rob t1) (robot-has rob white) (available-color black)"
+    objects = "t1 t2 - tile rob - robot white black - color"
+    only_white = problem(objects, init, "(painted t2 white)", "floor-tile")
+    assert not any(a.startswith("(robot-has") for a in closure(TILES, only_white))  # white or black
+    needs_black = problem(objects, init, "(painted t2 black) (painted t1 white)", "floor-tile")
+    assert "(robot-has rob black)" in closure(TILES, needs_black)
+    two, three = init + " (available-color red)", "t1 t2 - tile rob - robot white black red - color"
+    either = problem(three, two, "(painted t2 black)", "floor-tile")
+    assert not any(a.startswith("(robot-has") for a in closure(TILES, either))  # black or red
+
+
+def _problem_file(path: Path) -> Problem:
+    model = parse_pddl(path.read_text()).model
+    assert isinstance(model, Problem)
+    return model
+
+
 # --- rejections ---------------------------------------------------------------------------------------
 
 REFERENCE_TEXT = (

@@ -17,7 +17,14 @@ gripper
   * with one room, the robot is in it.
 floor-tile
   * painted tiles stay painted, static facts stay; a robot on a tile with no neighbour stays there;
-  * a robot that cannot change colour keeps its colour.
+  * a robot that cannot change colour keeps its colour;
+  * a robot whose first colour is not available can switch away from it once and never back (the
+    appendix does not cover this): it ends in its first colour when the goal needs none of its
+    other colours' paint, in the one available colour when the goal cannot be reached without
+    switching, and in neither for sure otherwise. Painting only adds facts and moving is undoable,
+    so a robot can do all its first-colour painting before switching: the goal's paint is reachable
+    exactly when each new painted fact can be made by a robot whose colours, as the goal leaves
+    them, include that colour.
 
 The rules are only valid for a well-formed initial state (each block in exactly one place, ...); for
 anything else :func:`fully_specify` returns None and the caller falls back to the exact search. It
@@ -275,10 +282,16 @@ def _floor_tile(objects: set[str], init: set[Fact], goal: set[Fact]) -> Specifie
         return None
     if any(len(position[r]) != 1 or len(colour[r]) > 1 for r in robots):
         return None
-    if any(colour[r] and colour[r][0] not in available and available - {colour[r][0]} for r in robots):
-        return None  # a colour change this robot can never undo: not covered by the rules
     reach = {r: _component(position[r][0], neighbours) for r in robots}
-    palette = {r: (available if colour[r] and colour[r][0] in available else set(colour[r])) for r in robots}
+    one_way = {r for r in robots if colour[r] and colour[r][0] not in available and available}
+    palette = {r: _palette(colour[r], available) for r in robots}
+    # What each robot can paint with, given the colour the goal leaves it in: a one-way robot told to
+    # end in its first colour never switched.
+    paints = {
+        r: {colour[r][0]} if r in one_way and (("robot-has", r, colour[r][0]) in goal) else palette[r]
+        for r in robots
+    }
+    new_paint = sorted(f for f in goal if f[0] == "painted" and f not in init)
     stated_at: dict[str, list[Fact]] = defaultdict(list)
     stated_has: dict[str, list[Fact]] = defaultdict(list)
     for fact in sorted(goal):
@@ -293,11 +306,7 @@ def _floor_tile(objects: set[str], init: set[Fact], goal: set[Fact]) -> Specifie
             stated_has[fact[1]].append(fact)
             if fact[1] not in robots or fact[2] not in palette[fact[1]]:
                 return Specified(False, None, f"{text}: that robot can never hold that colour")
-        if (
-            fact[0] == "painted"
-            and fact not in init
-            and not any(fact[2] in palette[r] and reach[r] & neighbours.get(fact[1], set()) for r in robots)
-        ):
+        if fact[0] == "painted" and fact not in init and not _paintable(fact, paints, reach, neighbours):
             return Specified(
                 False, None, f"{text}: no robot can reach a neighbour of that tile with that colour"
             )
@@ -309,9 +318,30 @@ def _floor_tile(objects: set[str], init: set[Fact], goal: set[Fact]) -> Specifie
     for robot in robots:
         if reach[robot] == {position[robot][0]}:
             closure.add(("robot-at", robot, position[robot][0]))
-        if len(palette[robot]) == 1:
+        if robot in stated_has:
+            continue
+        if robot in one_way:
+            kept = {**paints, robot: {colour[robot][0]}}
+            if len(available) == 1 and not all(_paintable(f, kept, reach, neighbours) for f in new_paint):
+                closure.add(("robot-has", robot, next(iter(available))))
+        elif len(palette[robot]) == 1:
             closure.add(("robot-has", robot, next(iter(palette[robot]))))
     return Specified(True, frozenset(closure))
+
+
+def _palette(held: list[str], available: set[str]) -> set[str]:
+    """Every colour a robot can ever hold: its own, and the available ones if it can change at all
+    (changing needs a colour in hand)."""
+    if not held:
+        return set()
+    return {held[0]} | available
+
+
+def _paintable(
+    fact: Fact, paints: dict[str, set[str]], reach: dict[str, set[str]], neighbours: dict[str, set[str]]
+) -> bool:
+    """Whether some robot can hold the fact's colour while standing next to its tile."""
+    return any(fact[2] in paints[r] and reach[r] & neighbours.get(fact[1], set()) for r in paints)
 
 
 def _component(start: str, neighbours: dict[str, set[str]]) -> set[str]:
