@@ -63,8 +63,9 @@ def _pddl_files(root: Path | None, pattern: str = "**/*.pddl") -> list[Path]:
 
 
 DELIBERATE_MISTAKES = (("llm-mistakes",), ("grading", "submissions"), ("plan-evaluation", "generated"),
-                       ("plan-evaluation", "remapped"), ("ltl", "mistakes"))
-"""Example folders whose files are wrong on purpose (students' and models' mistakes to be caught)."""
+                       ("plan-evaluation", "remapped"), ("ltl", "mistakes"), ("llm-answers",))
+"""Example folders whose files are wrong on purpose (students' and models' mistakes to be caught), or, for
+``llm-answers``, raw model output that is only PDDL once ``--extract`` has taken it out of its prose."""
 
 
 def _is_deliberate_mistake(path: Path) -> bool:

@@ -65,9 +65,12 @@ def test_a_domain_too_broken_to_read_is_said_on_its_problem(tmp_path: Path) -> N
 
 
 def _pairs() -> list[tuple[str, str, str]]:
-    """(domain text, problem path, problem text) for the example problems that sit beside a domain."""
+    """(domain text, problem path, problem text) for the example problems that sit beside a domain
+    (not the raw model answers of ``llm-answers/``, which start with prose of their own)."""
     found = []
     for domain in sorted(EXAMPLES.rglob("domain.pddl")):
+        if domain.parent.name == "llm-answers":
+            continue
         for problem in sorted(domain.parent.glob("p*.pddl")):
             found.append((domain.read_text(), problem.name, problem.read_text()))
     return found

@@ -92,6 +92,7 @@ export interface SimulatePlanResult {
   reference: Record<string, unknown> | null;
   recovery: Record<string, unknown> | null;
   skipped_reason: string | null;
+  stopped_reason: string | null;
   redundant: number[];
   domain: string | null;
   problem: string | null;
