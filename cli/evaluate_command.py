@@ -16,10 +16,13 @@ import os
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from plansight.dataset_run import add_dataset_options
 from plansight.extract_option import add_extract_option, extracted_json, file_source, removal_summary
+
+if TYPE_CHECKING:
+    from plansight.analyses.workspace.dataset_work import MetricsJob
 
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
 CSV_COLUMNS = (
@@ -92,7 +95,7 @@ def add_evaluate_parser(sub: Any) -> None:
     )
     evaluate.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     evaluate.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
-                          help="worker processes for a table (default 1)")
+                          help="worker processes (default 1)")
     add_dataset_options(evaluate, "evaluate")
     add_extract_option(evaluate)
 
@@ -120,15 +123,16 @@ def _plans(folder: str) -> dict[str, str]:
     return found
 
 
-def _evaluate_one(
-    name: str, generated: str | None, truth: str | None, args: argparse.Namespace, analyzer: Any
-) -> Row:
-    """One table row; every failure becomes the row's `error`, never an exception."""
+def _prepare(
+    index: int, name: str, generated: str | None, truth: str | None, args: argparse.Namespace, analyzer: Any
+) -> Row | MetricsJob:
+    """Everything that reads files: the finished row when the plan cannot be scored (every failure becomes
+    the row's `error`, never an exception), else the plain data its metrics need, which any executor can
+    ship to a worker without access to this machine's folders."""
     from plansight.analyses.model.pddl import Domain, Plan, Problem
     from plansight.analyses.plans.metrics import actions_of
-    from plansight.analyses.plans.recovery import Budget
-    from plansight.analyses.plans.row_metrics import plan_metrics
     from plansight.analyses.plans.simulate import unparsed_lines
+    from plansight.analyses.workspace.dataset_work import MetricsJob
     from plansight.analyses.workspace.sources import ExplainsFailures
     from plansight.plan_command import read_as_plan
 
@@ -151,37 +155,67 @@ def _evaluate_one(
     if document.plan is None:
         document = read_as_plan(document)  # an answer holding a problem is an invalid plan, as in `plan`
     assert document.plan is not None
+    values: dict[str, Any] = {}
     extracted = extracted_json(analyzer.source, generated)
     if extracted is not None:
-        row.values["extracted"] = extracted
+        values["extracted"] = extracted
     problem_path = os.path.join(args.problems, name + ".pddl") if args.problems else None
     if problem_path is not None and not os.path.isfile(problem_path):
         problem_path = None
     link = analyzer.associate(document, args.domain, problem_path)
     domain = link.domain.model if link.domain is not None else None
     problem = link.problem.model if link.problem is not None else None
-    plan = actions_of(document.plan)
-    # the steps `plansight plan` simulates: a line that is not an action fails there as a `parse` step
-    steps = unparsed_lines(document.text, document.plan, document.diagnostics)
     reference = (
         actions_of(reference_document.model)
         if reference_document is not None and isinstance(reference_document.model, Plan)
         else None
     )
-    values, problems = plan_metrics(
+    return MetricsJob(
+        index,
         domain if isinstance(domain, Domain) else None,
         problem if isinstance(problem, Problem) else None,
-        plan,
+        actions_of(document.plan),
         reference,
-        args.similarity,
-        Budget(args.time_limit, args.memory_limit) if args.recover else None,
-        steps,
+        # the steps `plansight plan` simulates: a line that is not an action fails there as a `parse` step
+        unparsed_lines(document.text, document.plan, document.diagnostics),
+        values,
+        errors,
     )
-    row.values.update(values)
-    errors.extend(problems)
-    if errors:
-        row.values["error"] = "; ".join(errors)
-    return row
+
+
+def _evaluate_all(
+    jobs: Sequence[tuple[str, str | None, str | None]], args: argparse.Namespace, analyzer: Any
+) -> list[Row]:
+    """Every table row, in the plans' order: the files are read here, the metrics (simulation, and the
+    planner with --recover) run on the chosen executor, and each row is the same on every executor."""
+    from plansight.analyses.workspace.dataset_work import metrics_chunk
+    from plansight.executors import chunk_size, run_chunks
+    from plansight.progress import should_show, with_progress
+
+    # every plan may run a potential search and a planner: worth a bar from the first one
+    show = should_show(len(jobs), args.format == "text", args.no_progress, threshold=0)
+    rows: dict[int, Row] = {}
+    work = []
+    prepared = (_prepare(i, *job, args, analyzer) for i, job in enumerate(jobs))
+    for index, ready in enumerate(prepared):
+        if isinstance(ready, Row):
+            rows[index] = ready
+        else:
+            work.append(ready)
+    workers = max(1, args.jobs)
+    size = chunk_size(args.chunk_size, len(work), workers)
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    settings = {
+        "similarity": args.similarity,
+        "recover": args.recover,
+        "time_limit": args.time_limit,
+        "memory_limit": args.memory_limit,
+    }
+    finished = run_chunks(metrics_chunk, "evaluate", settings, chunks, args.executor, workers, args.scheduler)
+    for chunk in with_progress(finished, "Evaluating", show, total=len(chunks), describe=lambda _: ""):
+        for index, values in chunk:
+            rows[index] = Row(jobs[index][0], values)
+    return [rows[index] for index in range(len(jobs))]
 
 
 def _mean(rows: Sequence[Row], key: str) -> float | None:
@@ -298,8 +332,8 @@ def run_evaluate(args: argparse.Namespace) -> int:
         print("plansight evaluate: error: give a TABLE, or --generated and --ground-truth folders",
               file=sys.stderr)
         return 2
-    if args.executor != "local":
-        print("plansight evaluate: error: --executor dask evaluates tables", file=sys.stderr)
+    if args.scheduler and args.executor != "dask":
+        print("plansight evaluate: error: --scheduler needs --executor dask", file=sys.stderr)
         return 2
     for flag, value in (
         ("generated", args.generated),
@@ -319,14 +353,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
         return 2
     analyzer = Analyzer(file_source(args))
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
-    from plansight.progress import should_show, with_progress
+    from plansight.executors import ExecutorError
 
-    # every plan may run a potential search and a planner: worth a bar from the first one
-    show = should_show(len(jobs), args.format == "text", args.no_progress, threshold=0)
-    rows = [
-        _evaluate_one(name, plan, truth, args, analyzer)
-        for name, plan, truth in with_progress(jobs, "Evaluating", show, describe=lambda job: job[0])
-    ]
+    try:
+        rows = _evaluate_all(jobs, args, analyzer)
+    except ExecutorError as error:
+        print(f"plansight evaluate: error: {error}", file=sys.stderr)
+        return 2
     total = summary(rows, args.recover)
     if args.format == "json":
         print(

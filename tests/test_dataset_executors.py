@@ -168,3 +168,31 @@ def test_a_folder_is_graded_the_same_on_dask(capsys: pytest.CaptureFixture[str])
     assert main([*command, "--executor", "dask", "--jobs", "2", "--chunk-size", "2"]) == 1
     assert json.loads(capsys.readouterr().out) == local
     assert len(local["submissions"]) == 7
+
+
+def test_a_folder_of_plans_is_evaluated_the_same_on_every_executor(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """`evaluate --generated DIR` reads its files here and sends the parsed tasks to the workers: the local
+    pool and a Dask cluster give the table and summary of the in-process run."""
+    plans = Path(__file__).resolve().parent.parent / "examples" / "plan-evaluation"
+    command = [
+        "evaluate",
+        "--generated",
+        str(plans / "generated"),
+        "--ground-truth",
+        str(plans / "ground-truth"),
+        "--problems",
+        str(plans / "problems"),
+        "--format",
+        "json",
+        "--chunk-size",
+        "1",
+    ]
+    assert main(command) == 1
+    alone = json.loads(capsys.readouterr().out)
+    assert [row["valid"] for row in alone["plans"]].count(True) >= 1 and len(alone["plans"]) >= 3
+    assert main([*command, "--jobs", "2"]) == 1
+    assert json.loads(capsys.readouterr().out) == alone
+    assert main([*command, "--executor", "dask", "--jobs", "2"]) == 1
+    assert json.loads(capsys.readouterr().out) == alone

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from plansight.analyses.equivalence.verdict import Budget, Reference, Verdict, compare_text, unparseable
-from plansight.analyses.model.pddl import Domain, Plan, Problem
-from plansight.analyses.plans.metrics import actions_of
+from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.plans.metrics import Action, actions_of
 from plansight.analyses.plans.recovery import Budget as PlannerBudget
 from plansight.analyses.plans.row_metrics import plan_metrics
-from plansight.analyses.plans.simulate import unparsed_lines
+from plansight.analyses.plans.simulate import Unparsed, unparsed_lines
 from plansight.analyses.syntax.documents import parse_document
 from plansight.analyses.syntax.extraction import Extraction, ExtractionKind, extract
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -171,6 +172,46 @@ def verdict_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -
             raise ValueError("the reference or its domain cannot be read")
         path = str(job.flags.get("path", "answer.pddl"))
         results.append((job.index, compare_text(reference, path, str(job.texts["problem"]), placeholder)))
+    return results
+
+
+@dataclass
+class MetricsJob:
+    """One generated plan of `plansight evaluate --generated DIR`, read and linked to its task on the machine
+    that has the files: the parsed models travel to the worker (a chunk's jobs sharing a domain pickle it
+    once), so workers need no access to the folders."""
+
+    index: int
+    domain: Domain | None
+    problem: Problem | None
+    plan: list[Action]
+    reference: list[Action] | None
+    steps: list[PlanStep | Unparsed]
+    values: dict[str, Any] = field(default_factory=dict)
+    errors: list[str] = field(default_factory=list)
+
+
+def metrics_chunk(
+    kind: str, settings: Mapping[str, Any], jobs: Sequence[MetricsJob]
+) -> list[tuple[int, dict[str, Any]]]:
+    """The metric values of every plan, in the jobs' order, exactly as the folder's own process computes
+    them. ``kind`` is always ``evaluate``; it is there so every worker function has the same signature."""
+    recovery = (
+        PlannerBudget(float(settings["time_limit"]), int(settings["memory_limit"]))
+        if settings.get("recover")
+        else None
+    )
+    results: list[tuple[int, dict[str, Any]]] = []
+    for job in jobs:
+        similarity = settings.get("similarity", "v1")
+        values, problems = plan_metrics(
+            job.domain, job.problem, job.plan, job.reference, similarity, recovery, job.steps
+        )
+        row = {**job.values, **values}
+        errors = [*job.errors, *problems]
+        if errors:
+            row["error"] = "; ".join(errors)
+        results.append((job.index, row))
     return results
 
 
