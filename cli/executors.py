@@ -116,3 +116,17 @@ def _dask(
         client.close()
         if cluster is not None:
             cluster.close()
+
+
+def in_input_order(
+    finished: Iterator[list[tuple[int, Any]]], indices: Sequence[int]
+) -> Iterator[tuple[int, Any]]:
+    """``(index, result)`` pairs from chunks finishing in any order, yielded in the order of ``indices`` (the
+    submitted items') as soon as every earlier one has arrived: output read top to bottom still streams."""
+    waiting: dict[int, Any] = {}
+    position = 0
+    for chunk in finished:
+        waiting.update(chunk)
+        while position < len(indices) and indices[position] in waiting:
+            yield indices[position], waiting.pop(indices[position])
+            position += 1

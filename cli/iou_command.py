@@ -17,10 +17,11 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from plansight.executors import ExecutorError, add_executor_options, chunk_size, in_input_order, run_chunks
 from plansight.truth_command import read_jsonl, relative_reader
 
 if TYPE_CHECKING:
-    from plansight.analyses.reasoning.cases import Outcome
+    from plansight.analyses.reasoning.cases import Case, Outcome
 
 SCORE_TASKS = ("applicable", "state", "progression-add", "progression-delete", "tracking", "plan",
                "optimal-plan")
@@ -54,35 +55,40 @@ def add_iou_parser(sub: Any) -> None:
                      help="planner time limit per problem for plan tasks (default 60)")
     iou.add_argument("--memory-limit", type=int, default=2048, metavar="MB",
                      help="planner memory limit for plan tasks (default 2048)")
+    iou.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                     help="for a dataset: worker processes (default 1)")
+    add_executor_options(iou)
 
 
 def run_iou(args: argparse.Namespace) -> int:
     """Score the answer(s), print the results and write the requested report files."""
-    from plansight.analyses.plans.recovery import Budget
-    from plansight.analyses.reasoning.cases import CaseError, Evaluator, case_from_row
-    from plansight.analyses.reasoning.optimal import optimal_plan
+    from plansight.analyses.reasoning.cases import CaseError, case_from_row
 
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
+    if args.scheduler and args.executor != "dask":
+        print("plansight iou: error: --scheduler needs --executor dask", file=sys.stderr)
+        return 2
     rows = _rows(args)
     if isinstance(rows, str):
         print(f"plansight iou: error: {rows}", file=sys.stderr)
         return 2
     entries, reader = rows
-    budget = Budget(args.time_limit, args.memory_limit)
-    evaluator = Evaluator(lambda domain, problem: optimal_plan(domain, problem, budget))
-    outcomes: list[Outcome] = []
+    cases: list[Case] = []
     bad_rows: list[dict[str, Any]] = []
     for line, row in entries:
         try:
-            case = case_from_row(row, line, reader, scoring=True)
+            cases.append(case_from_row(row, line, reader, scoring=True))
         except CaseError as error:
             if args.dataset is None:
                 print(f"plansight iou: error: {error}", file=sys.stderr)
                 return 2
             bad_rows.append({"case": line, "error": str(error)})
-            continue
-        outcomes.append(evaluator.score(case))
+    try:
+        outcomes = _score_all(args, cases)
+    except ExecutorError as error:
+        print(f"plansight iou: error: {error}", file=sys.stderr)
+        return 2
     single = args.dataset is None
     _write_files(args, outcomes)
     if args.format == "json":
@@ -101,6 +107,20 @@ def run_iou(args: argparse.Namespace) -> int:
         _print_dataset(outcomes, bad_rows)
     failed = bool(bad_rows) or any(o.error is not None for o in outcomes)
     return 1 if failed else 0
+
+
+def _score_all(args: argparse.Namespace, cases: list[Case]) -> list[Outcome]:
+    """Every case scored, in the dataset's order, on the chosen executor (docs/datasets.md); a case carries
+    its texts, so the workers need no access to the dataset's files."""
+    from plansight.analyses.reasoning.case_work import case_chunk
+
+    work = list(enumerate(cases))
+    workers = max(1, args.jobs)
+    size = chunk_size(args.chunk_size, len(work), workers)
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    settings = {"time_limit": args.time_limit, "memory_limit": args.memory_limit}
+    finished = run_chunks(case_chunk, "score", settings, chunks, args.executor, workers, args.scheduler)
+    return [outcome for _, outcome in in_input_order(finished, [index for index, _ in work])]
 
 
 def _table_rows(path: str) -> list[tuple[int, Any]] | str:

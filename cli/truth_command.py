@@ -16,8 +16,10 @@ import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from plansight.executors import ExecutorError, add_executor_options, chunk_size, in_input_order, run_chunks
+
 if TYPE_CHECKING:
-    from plansight.analyses.reasoning.cases import Outcome
+    from plansight.analyses.reasoning.cases import Case, Outcome
     from plansight.analyses.reasoning.truth import Truth
 
 TRUTH_TASKS = ("applicable", "state", "progression", "tracking")
@@ -45,11 +47,14 @@ def add_truth_parser(sub: Any) -> None:
                        "relative to the folder that holds its file")
     truth.add_argument("--format", choices=("text", "json"), default="text",
                        help="text, or JSON (one object per line with --cases)")
+    truth.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                       help="with --cases: worker processes (default 1)")
+    add_executor_options(truth)
 
 
 def run_truth(args: argparse.Namespace) -> int:
     """Answer the case(s) and print them; the exit code says whether every case had an exact answer."""
-    from plansight.analyses.reasoning.cases import CaseError, Evaluator, case_from_row
+    from plansight.analyses.reasoning.cases import CaseError, case_from_row
 
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
@@ -82,21 +87,45 @@ def run_truth(args: argparse.Namespace) -> int:
         rows = [(1, row)]
         sources = {}
         reader = relative_reader(os.getcwd())
-    evaluator = Evaluator()
-    failed = False
-    for number, (line, row) in enumerate(rows):
+    if args.scheduler and args.executor != "dask":
+        return _usage("--scheduler needs --executor dask")
+    items: list[Case | dict[str, Any]] = []
+    for line, row in rows:
         try:
-            case = case_from_row(row, line, reader, scoring=False)
+            items.append(case_from_row(row, line, reader, scoring=False))
         except CaseError as error:
             if args.cases is None:
                 return _usage(str(error))
-            outcome_json: dict[str, Any] = {"case": line, **_source(sources, line), "error": str(error)}
+            items.append({"case": line, **_source(sources, line), "error": str(error)})
+    try:
+        return _answer_all(args, items, sources)
+    except ExecutorError as error:
+        return _usage(str(error))
+
+
+def _answer_all(args: argparse.Namespace, items: list[Case | dict[str, Any]], sources: dict[int, str]) -> int:
+    """Print every case's answer in the cases' order while the executor answers them (docs/datasets.md):
+    a row that cannot be read is printed with its error where it stands."""
+    from plansight.analyses.reasoning.case_work import case_chunk
+
+    work = [(index, item) for index, item in enumerate(items) if not isinstance(item, dict)]
+    workers = max(1, args.jobs)
+    size = chunk_size(args.chunk_size, len(work), workers)
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    finished = in_input_order(
+        run_chunks(case_chunk, "truth", {}, chunks, args.executor, workers, args.scheduler),
+        [index for index, _ in work],
+    )
+    failed = False
+    for number, item in enumerate(items):
+        if isinstance(item, dict):
             failed = True
-            _print(outcome_json, None, args.format, number, True)
+            _print(item, None, args.format, number, True)
             continue
-        outcome = evaluator.truth(case)
+        index, outcome = next(finished)
+        assert index == number
         failed = failed or outcome.error is not None
-        _print({**outcome.to_json(), **_source(sources, line)}, outcome, args.format, number,
+        _print({**outcome.to_json(), **_source(sources, item.number)}, outcome, args.format, number,
                args.cases is not None)
     return 1 if failed else 0
 

@@ -170,12 +170,46 @@ def test_a_folder_is_graded_the_same_on_dask(capsys: pytest.CaptureFixture[str])
     assert len(local["submissions"]) == 7
 
 
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """One Dask ``LocalCluster`` of two worker processes on loopback, shared by the commands below through
+    ``--scheduler`` so each does not pay for starting its own."""
+    import logging
+
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=None,
+        silence_logs=logging.ERROR,
+    ) as started:
+        yield started.scheduler_address
+
+
+def same_on_every_executor(
+    command: list[str], code: int, capsys: pytest.CaptureFixture[str], cluster: str
+) -> str:
+    """The command's output in-process, which a local pool of two and the Dask cluster must repeat."""
+    assert main([*command, "--chunk-size", "1"]) == code
+    alone = capsys.readouterr().out
+    assert main([*command, "--chunk-size", "1", "--jobs", "2"]) == code
+    assert capsys.readouterr().out == alone
+    assert main([*command, "--chunk-size", "1", "--executor", "dask", "--scheduler", cluster]) == code
+    assert capsys.readouterr().out == alone
+    return alone
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
 def test_a_folder_of_plans_is_evaluated_the_same_on_every_executor(
-    capsys: pytest.CaptureFixture[str],
+    capsys: pytest.CaptureFixture[str], cluster: str
 ) -> None:
-    """`evaluate --generated DIR` reads its files here and sends the parsed tasks to the workers: the local
-    pool and a Dask cluster give the table and summary of the in-process run."""
-    plans = Path(__file__).resolve().parent.parent / "examples" / "plan-evaluation"
+    """`evaluate --generated DIR` reads its files here and sends the parsed tasks to the workers."""
+    plans = EXAMPLES / "plan-evaluation"
     command = [
         "evaluate",
         "--generated",
@@ -186,13 +220,45 @@ def test_a_folder_of_plans_is_evaluated_the_same_on_every_executor(
         str(plans / "problems"),
         "--format",
         "json",
-        "--chunk-size",
-        "1",
     ]
-    assert main(command) == 1
-    alone = json.loads(capsys.readouterr().out)
-    assert [row["valid"] for row in alone["plans"]].count(True) >= 1 and len(alone["plans"]) >= 3
-    assert main([*command, "--jobs", "2"]) == 1
-    assert json.loads(capsys.readouterr().out) == alone
-    assert main([*command, "--executor", "dask", "--jobs", "2"]) == 1
-    assert json.loads(capsys.readouterr().out) == alone
+    table = json.loads(same_on_every_executor(command, 1, capsys, cluster))
+    assert [row["valid"] for row in table["plans"]].count(True) >= 1 and len(table["plans"]) >= 3
+
+
+def _reasoning_cases(folder: Path) -> Path:
+    """Truth questions and scored answers over examples/blocksworld, one of each failure a user meets."""
+    blocks = EXAMPLES / "blocksworld"
+    common = {"domain": str(blocks / "domain.pddl"), "problem": str(blocks / "p01.pddl")}
+    rows = [
+        {"task": "applicable", **common, "answer": "[pick-up(b)]", "model": "m"},
+        {"task": "state", **common, "answer": "[on(c,a), clear(b)]", "model": "m"},
+        {"task": "tracking", **common, "actions": ["unstack(c,a)", "stack(c,b)"], "answer": "[on(c,b)]"},
+        {"task": "progression-delete", **common, "action": "unstack(c,a)", "answer": "[nonsense!!]"},
+        {"task": "flying", **common, "answer": "[x]"},
+        {"task": "state", **common, "actions": ["pick-up(a)"], "answer": "[]"},
+    ]
+    path = folder / "cases.jsonl"
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return path
+
+
+def test_truth_cases_are_answered_the_same_on_every_executor(
+    capsys: pytest.CaptureFixture[str], cluster: str, tmp_path: Path
+) -> None:
+    """A case carries its texts to the worker; answers print in the cases' order whatever finishes first."""
+    cases = _reasoning_cases(tmp_path)
+    out = same_on_every_executor(["truth", "--cases", str(cases), "--format", "json"], 1, capsys, cluster)
+    lines = [json.loads(line) for line in out.splitlines()]
+    assert [line["case"] for line in lines] == [1, 2, 3, 4, 5, 6]
+    assert lines[0]["actions"] == ["(pick-up b)", "(unstack c a)"]
+    assert "unknown task `flying`" in lines[4]["error"] and "not executable" in lines[5]["error"]
+
+
+def test_iou_dataset_is_scored_the_same_on_every_executor(
+    capsys: pytest.CaptureFixture[str], cluster: str, tmp_path: Path
+) -> None:
+    cases = _reasoning_cases(tmp_path)
+    report = json.loads(same_on_every_executor(["iou", str(cases), "--format", "json"], 1, capsys, cluster))
+    by_case = {answer["case"]: answer for answer in report["answers"]}
+    assert by_case[1]["iou"] == 0.5 and by_case[4]["iou"] == 0.0
+    assert "unknown task" in by_case[5]["error"]
