@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from plansight.budget_options import add_budget_options, budget_of
+from plansight.executors import add_executor_options
 from plansight.extract_option import (
     add_extract_option,
     extracted_json,
@@ -55,6 +56,9 @@ def add_plan_parser(sub: Any) -> None:
                       help="also write the plan view (timeline, Gantt chart, states) of the one plan given "
                            "to this self-contained HTML file")
     plan.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    plan.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                      help="worker processes for many plans (default 1)")
+    add_executor_options(plan)
     add_extract_option(plan)
     add_budget_options(plan, "simulating one plan")
     add_reference_options(plan)
@@ -78,14 +82,20 @@ def run_plan(args: argparse.Namespace) -> int:
             print(f"plansight plan: error: {problem}", file=sys.stderr)
         return 2
 
-    from plansight.analyses.plans.plan_json import plan_json
     from plansight.analyses.workspace.lint import Analyzer
 
     source = file_source(args, memoize=True)
     analyzer = Analyzer(source)
-    jobs = _run_all(analyzer, files, args)
-    options = plan_options(args)
-    reports = [plan_json(job, options) for job in jobs]
+    if args.scheduler and args.executor != "dask":
+        print("plansight plan: error: --scheduler needs --executor dask", file=sys.stderr)
+        return 2
+    from plansight.executors import ExecutorError
+
+    try:
+        jobs, reports = _run_all(analyzer, files, args)
+    except ExecutorError as error:
+        print(f"plansight plan: error: {error}", file=sys.stderr)
+        return 2
     if args.extract:
         for report in reports:
             report["extracted"] = extracted_json(source, report["path"])
@@ -145,21 +155,50 @@ def plan_files(paths: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
-def _run_all(analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace) -> list[PlanJob]:
+def _run_all(
+    analyzer: Analyzer, files: Sequence[str], args: argparse.Namespace
+) -> tuple[list[PlanJob], list[dict[str, Any]]]:
+    """Every plan linked here and simulated with its report on the chosen executor (docs/datasets.md), in
+    the files' order."""
+    from plansight.analyses.plans.plan_work import plan_chunk
+    from plansight.executors import chunk_size, in_input_order, run_chunks
     from plansight.progress import should_show, with_progress
 
+    work = [(index, link_file(analyzer, path, args.domain, args.problem, args.reference_plan))
+            for index, path in enumerate(files)]
+    workers = max(1, args.jobs)
+    size = chunk_size(args.chunk_size, len(work), workers)
+    chunks = [work[i : i + size] for i in range(0, len(work), size)]
+    settings = {"budget": budget_of(args), "options": plan_options(args)}
+    finished = in_input_order(
+        run_chunks(plan_chunk, "plan", settings, chunks, args.executor, workers, args.scheduler),
+        [index for index, _ in work],
+    )
     show = should_show(len(files), args.format == "text", args.no_progress)
-    budget = budget_of(args)
-    return [simulate_file(analyzer, path, args.domain, args.problem, args.reference_plan, budget)
-            for path in with_progress(files, "Simulating", show)]
+    jobs: list[PlanJob] = []
+    reports: list[dict[str, Any]] = []
+    for _, (job, report) in with_progress(finished, "Simulating", show, total=len(work),
+                                          describe=lambda item: os.path.basename(item[1][0].path)):
+        jobs.append(job)
+        reports.append(report)
+    return jobs, reports
 
 
 def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
                   reference_plan: str | None = None, budget: WorkBudget | None = None) -> PlanJob:
     """Read, link (docs/files-and-links.md: flags, directives, conventions) and simulate one plan."""
+    from plansight.analyses.plans.plan_work import simulate_job
+
+    return simulate_job(link_file(analyzer, path, domain, problem, reference_plan), budget)
+
+
+def link_file(analyzer: Analyzer, path: str, domain: str | None = None, problem: str | None = None,
+              reference_plan: str | None = None) -> PlanJob:
+    """Read one plan and link it to its domain, problem and reference plan, whose texts come along so the
+    job can be simulated where the files are not."""
     from plansight.analyses.plans.plan_json import PlanJob
-    from plansight.analyses.plans.simulate import simulate, unparsed_lines
-    from plansight.analyses.semantics.world import World
+    from plansight.analyses.plans.simulate import unparsed_lines
+    from plansight.analyses.syntax.reading import read_text_file
     from plansight.analyses.workspace.sources import ExplainsFailures
 
     job = PlanJob(path)
@@ -178,14 +217,14 @@ def simulate_file(analyzer: Analyzer, path: str, domain: str | None = None, prob
     job.domain = association.domain.domain if association.domain is not None else None
     job.problem = association.problem.problem if association.problem is not None else None
     job.reference_plan_path = reference_plan or _directive_path(document, "reference-plan")
+    if job.reference_plan_path is not None:
+        job.reference_read = read_text_file(job.reference_plan_path)
     if job.domain is None or job.problem is None:
         reasons = [d.message for d in association.diagnostics]
         missing = "problem" if job.problem is None else "domain"
         job.error = reasons[0] if reasons else f"no {missing} found for `{path}`"
         return job
     job.steps = unparsed_lines(document.text, document.plan, document.diagnostics)
-    job.world = World.build(job.domain, job.problem)
-    job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget)
     return job
 
 

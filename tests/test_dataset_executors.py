@@ -262,3 +262,25 @@ def test_iou_dataset_is_scored_the_same_on_every_executor(
     by_case = {answer["case"]: answer for answer in report["answers"]}
     assert by_case[1]["iou"] == 0.5 and by_case[4]["iou"] == 0.0
     assert "unknown task" in by_case[5]["error"]
+
+
+def test_many_plans_are_simulated_the_same_on_every_executor(
+    capsys: pytest.CaptureFixture[str], cluster: str, tmp_path: Path
+) -> None:
+    """`plan` links each file here and sends the plan with its task and reference plan to the workers; the
+    reports (text and JSON, the reference comparison included) come back in the files' order."""
+    blocks = EXAMPLES / "blocksworld"
+    sussman = ["(unstack c a)", "(put-down c)", "(pick-up b)", "(stack b c)", "(pick-up a)", "(stack a b)"]
+    plans = {"a-valid": sussman, "b-broken": ["(pick-up a)", *sussman], "c-prose": ["Sure!", *sussman[:3]],
+             "d-short": sussman[:4]}
+    for name, steps in plans.items():
+        (tmp_path / f"{name}.plan").write_text("\n".join(steps) + "\n")
+    (tmp_path / "truth.txt").write_text("\n".join(sussman) + "\n")
+    command = ["plan", *(str(tmp_path / f"{name}.plan") for name in plans), "--domain",
+               str(blocks / "domain.pddl"), "--problem", str(blocks / "p01.pddl"),
+               "--reference-plan", str(tmp_path / "truth.txt")]
+    reports = json.loads(same_on_every_executor([*command, "--format", "json"], 1, capsys, cluster))
+    assert [report["valid"] for report in reports] == [True, False, False, False]
+    assert reports[0]["reference"]["lcs_subsequence"] == 6
+    text = same_on_every_executor(command, 1, capsys, cluster)
+    assert text.index("a-valid.plan") < text.index("b-broken.plan") < text.index("d-short.plan")

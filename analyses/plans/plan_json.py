@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from plansight.analyses.plans.simulate import Simulation, Unparsed
     from plansight.analyses.semantics.world import World
     from plansight.analyses.syntax.documents import ParsedDocument
+    from plansight.analyses.syntax.reading import FileText
 
 
 @dataclass
@@ -33,6 +34,9 @@ class PlanJob:
     domain_path: str | None = None
     problem_path: str | None = None
     reference_plan_path: str | None = None
+    reference_read: FileText | None = None
+    """The reference plan as read on the machine that has the files, so a worker elsewhere needs no access to
+    them; None reads ``reference_plan_path`` when the report is made."""
     steps: list[PlanStep | Unparsed] = field(default_factory=list)
     world: World | None = None
     simulation: Simulation | None = None
@@ -116,7 +120,8 @@ def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
     path = job.reference_plan_path
     if path is None:
         return None, None
-    read = read_text_file(path)  # the one reading policy: a FIFO named here must not hang the report
+    # the one reading policy: a FIFO named here must not hang the report
+    read = job.reference_read if job.reference_read is not None else read_text_file(path)
     if read.text is None:
         return None, f"the reference plan `{path}` cannot be read: {read.failure}"
     parsed = parse_plan(read.text)

@@ -1,0 +1,45 @@
+"""Simulating and reporting a chunk of linked plans: what a worker process (local or on a Dask cluster) runs
+for `plansight plan` over many files.
+
+A :class:`PlanJob` arrives read and linked to its domain and problem (the files stay on the machine that
+runs the command); the worker builds the world, simulates and makes the report, reference comparison and
+recovery included, exactly as the command does in its own process.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import replace
+from typing import Any
+
+from plansight.analyses.plans.plan_json import PlanJob, PlanOptions, plan_json
+from plansight.analyses.plans.simulate import simulate
+from plansight.analyses.semantics.budget import WorkBudget
+from plansight.analyses.semantics.world import World
+
+
+def simulate_job(job: PlanJob, budget: WorkBudget | None = None) -> PlanJob:
+    """Build the job's world and simulate its steps, unless the job already says why it cannot be."""
+    if job.error is None and job.domain is not None and job.problem is not None:
+        job.world = World.build(job.domain, job.problem)
+        job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget)
+    return job
+
+
+def plan_chunk(
+    kind: str, settings: Mapping[str, Any], jobs: Sequence[tuple[int, PlanJob]]
+) -> list[tuple[int, tuple[PlanJob, dict[str, Any]]]]:
+    """Each job simulated with its report, in the chunk's order. The grounded world (the job's and its
+    simulation's) is dropped once the report is made: it is the largest part of a job, its compiled checks
+    cannot travel between processes, and nothing after the report (the text form, the plan view) reads
+    it. ``kind`` is always ``plan``; it is there so every worker function has the same signature."""
+    budget: WorkBudget | None = settings.get("budget")
+    options: PlanOptions = settings["options"]
+    results: list[tuple[int, tuple[PlanJob, dict[str, Any]]]] = []
+    for index, job in jobs:
+        report = plan_json(simulate_job(job, budget), options)
+        job.world = None
+        if job.simulation is not None:
+            job.simulation = replace(job.simulation, world=None)
+        results.append((index, (job, report)))
+    return results
