@@ -13,10 +13,10 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
+from plansight.executors import ExecutorError, add_executor_options
 from plansight.extract_option import add_extract_option, removal_summary
 
 if TYPE_CHECKING:
-    from plansight.analyses.equivalence.grading import Graded
     from plansight.analyses.equivalence.verdict import Budget, Verdict
     from plansight.analyses.workspace.reference_problem import ReferenceLoad
 
@@ -71,6 +71,10 @@ def add_equiv_parser(sub: Any) -> None:
     )
     equiv.add_argument("candidates", nargs="+", metavar="CANDIDATE", help="candidate problem or domain files")
     add_reference_options(equiv)
+    equiv.add_argument("--jobs", "-j", type=int, default=1, metavar="N",
+                       help="worker processes for many candidate problems (default 1)")
+    equiv.add_argument("--no-progress", action="store_true", help="never show a progress bar")
+    add_executor_options(equiv)
 
 
 def domain_only_options(args: argparse.Namespace, command: str) -> bool:
@@ -109,15 +113,6 @@ def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
     return loaded
 
 
-def graded_file(loaded: ReferenceLoad, path: str, placeholder: bool, extract: bool = False) -> Graded:
-    """The verdict for one candidate file (and what ``--extract`` removed from it); the reference must
-    already have loaded."""
-    from plansight.analyses.equivalence.grading import grade_file
-
-    assert loaded.reference is not None
-    return grade_file(loaded.reference, path, path, placeholder, extract)
-
-
 def run_equiv(args: argparse.Namespace) -> int:
     """Compare each candidate with the reference and print the verdicts; the exit code says whether all are
     equivalent.
@@ -142,7 +137,16 @@ def run_equiv(args: argparse.Namespace) -> int:
     loaded = load(args, "equiv")
     if loaded is None:
         return 2
-    graded = [graded_file(loaded, path, args.placeholder, args.extract) for path in args.candidates]
+    if args.scheduler and args.executor != "dask":
+        print("plansight equiv: error: --scheduler needs --executor dask", file=sys.stderr)
+        return 2
+    from plansight.grade_command import grade_all
+
+    try:  # the candidates are graded as `grade` grades a folder, on the same executors (docs/datasets.md)
+        graded = grade_all(loaded, [(path, path) for path in args.candidates], args)
+    except ExecutorError as error:
+        print(f"plansight equiv: error: {error}", file=sys.stderr)
+        return 2
     verdicts = [(g.path, g.verdict) for g in graded]
     if args.format == "json":
         documents = [

@@ -284,3 +284,15 @@ def test_many_plans_are_simulated_the_same_on_every_executor(
     assert reports[0]["reference"]["lcs_subsequence"] == 6
     text = same_on_every_executor(command, 1, capsys, cluster)
     assert text.index("a-valid.plan") < text.index("b-broken.plan") < text.index("d-short.plan")
+
+
+def test_many_candidates_are_judged_the_same_on_every_executor(
+    capsys: pytest.CaptureFixture[str], cluster: str
+) -> None:
+    """`equiv` with many candidates grades them as `grade` grades a folder, on the same executors."""
+    grading = EXAMPLES / "grading"
+    candidates = sorted(str(path) for path in (grading / "submissions").glob("*.pddl"))
+    command = ["equiv", *candidates, "--reference", str(grading / "reference.pddl"), "--format", "json"]
+    verdicts = json.loads(same_on_every_executor(command, 1, capsys, cluster))
+    assert len(verdicts) == len(candidates) >= 3
+    assert {verdict["equivalent"] for verdict in verdicts} >= {True, False}
