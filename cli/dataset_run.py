@@ -178,11 +178,12 @@ def _done_rows(output: str, types: Mapping[str, str]) -> list[dict[str, Any]]:
     except DatasetError:
         return []  # a file cut short mid-write: every row is done again
     index = next((name for name in types if name.endswith("row_index")), "row_index")
-    typed = [_typed(row, types) for row in rows]
+    typed = [typed_row(row, types) for row in rows]
     return [row for row in typed if isinstance(row.get(index), int) and not isinstance(row.get(index), bool)]
 
 
-def _typed(row: dict[str, Any], types: Mapping[str, str]) -> dict[str, Any]:
+def typed_row(row: dict[str, Any], types: Mapping[str, str]) -> dict[str, Any]:
+    """A row read back from an output file with its columns typed again: CSV keeps only text."""
     typed = dict(row)
     for name, kind in types.items():
         value = typed.get(name)

@@ -14,7 +14,7 @@ import csv
 import json
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from plansight.dataset_run import add_dataset_options
 from plansight.extract_option import add_extract_option, extracted_json, file_source, removal_summary
 
 if TYPE_CHECKING:
+    from plansight.analyses.workspace.dataset_tables import RowWriter
     from plansight.analyses.workspace.dataset_work import MetricsJob
 
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
@@ -184,7 +185,11 @@ def _prepare(
 
 
 def _evaluate_all(
-    jobs: Sequence[tuple[str, str | None, str | None]], args: argparse.Namespace, analyzer: Any
+    jobs: Sequence[tuple[str, str | None, str | None]],
+    args: argparse.Namespace,
+    analyzer: Any,
+    kept: Mapping[str, Row],
+    writer: RowWriter | None,
 ) -> list[Row]:
     """Every table row, in the plans' order: the files are read here, the metrics (simulation, and the
     planner with --recover) run on the chosen executor, and each row is the same on every executor."""
@@ -194,12 +199,15 @@ def _evaluate_all(
 
     # every plan may run a potential search and a planner: worth a bar from the first one
     show = should_show(len(jobs), args.format == "text", args.no_progress, threshold=0)
-    rows: dict[int, Row] = {}
+    rows: dict[int, Row] = {index: kept[job[0]] for index, job in enumerate(jobs) if job[0] in kept}
     work = []
-    prepared = (_prepare(i, *job, args, analyzer) for i, job in enumerate(jobs))
-    for index, ready in enumerate(prepared):
+    for index, job in enumerate(jobs):
+        if index in rows:
+            continue
+        ready = _prepare(index, *job, args, analyzer)
         if isinstance(ready, Row):
             rows[index] = ready
+            _write(writer, [ready])
         else:
             work.append(ready)
     workers = max(1, args.jobs)
@@ -213,9 +221,46 @@ def _evaluate_all(
     }
     finished = run_chunks(metrics_chunk, "evaluate", settings, chunks, args.executor, workers, args.scheduler)
     for chunk in with_progress(finished, "Evaluating", show, total=len(chunks), describe=lambda _: ""):
-        for index, values in chunk:
-            rows[index] = Row(jobs[index][0], values)
+        finished_rows = [(index, Row(jobs[index][0], values)) for index, values in chunk]
+        rows.update(finished_rows)
+        _write(writer, [row for _, row in finished_rows])
     return [rows[index] for index in range(len(jobs))]
+
+
+def _write(writer: RowWriter | None, rows: Sequence[Row]) -> None:
+    if writer is not None and rows:
+        writer.write([{"name": row.name, **row.values} for row in rows])
+
+
+def _kept(output: str) -> dict[str, Row]:
+    """The plans an earlier run wrote to ``--output``, by name, with their values typed again (CSV keeps
+    only text); a file cut short mid-write keeps the rows before the cut."""
+    from plansight.analyses.workspace.dataset_tables import DatasetError, read_rows
+    from plansight.analyses.workspace.dataset_work import EVALUATE_TYPES
+    from plansight.dataset_run import typed_row
+
+    if not os.path.exists(output):
+        return {}
+    try:
+        written = read_rows(output, partial=True)
+    except DatasetError:
+        return {}
+    text = output.lower().endswith(".csv")
+    kept: dict[str, Row] = {}
+    for row in written:
+        name = row.pop("name", None)
+        if not isinstance(name, str) or not name:
+            continue
+        if text:
+            if any(value is None for value in row.values()):
+                continue  # a row cut short by the interruption: its last cells are missing
+            # an empty cell is a value the plan did not have; `extracted` is written as JSON text
+            typed = typed_row(row, EVALUATE_TYPES)
+            row = {key: value for key, value in typed.items() if value not in (None, "")}
+            if isinstance(row.get("extracted"), str):
+                row["extracted"] = json.loads(row["extracted"])
+        kept[name] = Row(name, row)
+    return kept
 
 
 def _mean(rows: Sequence[Row], key: str) -> float | None:
@@ -335,6 +380,13 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if args.scheduler and args.executor != "dask":
         print("plansight evaluate: error: --scheduler needs --executor dask", file=sys.stderr)
         return 2
+    if args.resume and not args.output:
+        print("plansight evaluate: error: --resume needs --output, the file holding the plans already done",
+              file=sys.stderr)
+        return 2
+    if args.output and not args.output.lower().endswith((".jsonl", ".ndjson", ".csv")):
+        print("plansight evaluate: error: --output for folders is a .jsonl or .csv file", file=sys.stderr)
+        return 2
     for flag, value in (
         ("generated", args.generated),
         ("ground-truth", args.ground_truth),
@@ -351,15 +403,29 @@ def run_evaluate(args: argparse.Namespace) -> int:
     if not names:
         print(f"plansight evaluate: error: no plans in {args.generated}", file=sys.stderr)
         return 2
+    from plansight.analyses.workspace.dataset_tables import DatasetError, open_writer
+
     analyzer = Analyzer(file_source(args))
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
     from plansight.executors import ExecutorError
 
+    kept = _kept(args.output) if args.resume else {}
+    columns = ["name", *CSV_COLUMNS[1:], "similarity_source", "extracted"]
+    done = [{"name": row.name, **row.values} for row in kept.values()]
+    writer: RowWriter | None = None
     try:
-        rows = _evaluate_all(jobs, args, analyzer)
+        writer = open_writer(args.output, columns, done) if args.output else None
+    except DatasetError as error:
+        print(f"plansight evaluate: error: {error}", file=sys.stderr)
+        return 2
+    try:
+        rows = _evaluate_all(jobs, args, analyzer, kept, writer)
     except ExecutorError as error:
         print(f"plansight evaluate: error: {error}", file=sys.stderr)
         return 2
+    finally:
+        if writer is not None:
+            writer.close()
     total = summary(rows, args.recover)
     if args.format == "json":
         print(
@@ -370,12 +436,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
     elif args.format == "csv":
         from plansight.analyses.equivalence.grade_report import spreadsheet_safe
 
-        writer = csv.DictWriter(
+        table = csv.DictWriter(
             sys.stdout, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
         )
-        writer.writeheader()
+        table.writeheader()
         for row in rows:
-            writer.writerow(
+            table.writerow(
                 {"name": spreadsheet_safe(row.name),
                  **{k: spreadsheet_safe("" if v is None else v) for k, v in row.values.items()}}
             )

@@ -296,3 +296,37 @@ def test_many_candidates_are_judged_the_same_on_every_executor(
     verdicts = json.loads(same_on_every_executor(command, 1, capsys, cluster))
     assert len(verdicts) == len(candidates) >= 3
     assert {verdict["equivalent"] for verdict in verdicts} >= {True, False}
+
+
+@pytest.mark.parametrize("suffix", ["jsonl", "csv"])
+def test_a_folder_evaluation_resumes_from_its_output(
+    suffix: str, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """`evaluate --generated DIR -o FILE` writes each plan's row as it finishes; `--resume` keeps the rows of
+    an interrupted run, scores only the other plans, and prints the table of the whole folder."""
+    from plansight.analyses.workspace.dataset_tables import write_table
+
+    plans = EXAMPLES / "plan-evaluation"
+    output = tmp_path / f"rows.{suffix}"
+    command = ["evaluate", "--generated", str(plans / "generated"), "--ground-truth",
+               str(plans / "ground-truth"), "--problems", str(plans / "problems"), "-o", str(output),
+               "--format", "json"]
+    assert main([*command, "--jobs", "2", "--chunk-size", "1"]) == 1
+    whole = json.loads(capsys.readouterr().out)
+    written = read_rows(str(output))
+    assert sorted(row["name"] for row in written) == [row["name"] for row in whole["plans"]]
+    done = written[:2]
+    done[0]["lea"] = 99  # a kept row is taken as written, never scored again
+    write_table(str(output), done, list(written[0]))
+    with output.open("a", encoding="utf-8") as handle:
+        handle.write(output.read_text().splitlines()[-1][:12])  # the run stopped mid-row
+    assert main([*command, "--resume"]) == 1
+    resumed = json.loads(capsys.readouterr().out)
+    by_name = {row["name"]: row for row in resumed["plans"]}
+    assert by_name[done[0]["name"]]["lea"] == 99
+    assert [row["name"] for row in resumed["plans"]] == [row["name"] for row in whole["plans"]]
+    for row in whole["plans"]:
+        if row["name"] != done[0]["name"]:
+            assert {k: v for k, v in by_name[row["name"]].items() if v is not None} == {
+                k: v for k, v in row.items() if v is not None}
+    assert len(read_rows(str(output))) == len(written)
