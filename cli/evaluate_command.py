@@ -220,7 +220,13 @@ def _evaluate_all(
         "memory_limit": args.memory_limit,
     }
     finished = run_chunks(metrics_chunk, "evaluate", settings, chunks, args.executor, workers, args.scheduler)
-    for chunk in with_progress(finished, "Evaluating", show, total=len(chunks), describe=lambda _: ""):
+    if show:  # the bar counts plans, not chunks, so its rate is plans a second
+        finished = (
+            [pair]
+            for pair in with_progress((pair for chunk in finished for pair in chunk), "Evaluating", True,
+                                      total=len(work), describe=lambda pair: jobs[pair[0]][0])
+        )
+    for chunk in finished:
         finished_rows = [(index, Row(jobs[index][0], values)) for index, values in chunk]
         rows.update(finished_rows)
         _write(writer, [row for _, row in finished_rows])

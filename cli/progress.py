@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 from collections.abc import Callable, Iterable, Iterator, Sized
 from typing import TypeVar
 
@@ -25,21 +26,22 @@ def _file_name(item: object) -> str:
 
 def with_progress(items: Iterable[_T], label: str, show: bool, *, total: int | None = None,
                   describe: Callable[[_T], str] = _file_name) -> Iterator[_T]:
-    """Yield ``items``; while each is being handled, a bar on stderr says ``label``, how far along,
-    and ``describe(item)`` (by default the file name of items that are paths). ``total`` is needed
-    when ``items`` has no length (results streaming in from worker processes)."""
+    """Yield ``items``; while each is being handled, a bar on stderr says ``label``, how far along, how
+    many items a second, and ``describe(item)`` (by default the file name of items that are paths).
+    ``total`` is needed when ``items`` has no length (results streaming in from worker processes)."""
     if not show:
         yield from items
         return
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 
-    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TimeRemainingColumn(),
-               TextColumn("{task.fields[current]}", style="dim"))
+    columns = (TextColumn(label), BarColumn(), MofNCompleteColumn(), TextColumn("{task.fields[rate]}"),
+               TimeRemainingColumn(), TextColumn("{task.fields[current]}", style="dim"))
     count = total if total is not None else len(items) if isinstance(items, Sized) else None
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(label, total=count, current="")
-        for item in items:
+        task = progress.add_task(label, total=count, current="", rate="")
+        start = time.monotonic()
+        for done, item in enumerate(items, 1):
             progress.update(task, current=describe(item))
             yield item
-            progress.advance(task)
+            progress.update(task, advance=1, rate=f"{done / max(1e-6, time.monotonic() - start):.1f}/s")
