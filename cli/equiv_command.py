@@ -17,8 +17,7 @@ from plansight.executors import ExecutorError, add_executor_options
 from plansight.extract_option import add_extract_option, removal_summary
 
 if TYPE_CHECKING:
-    from plansight.analyses.equivalence.verdict import Budget, Verdict
-    from plansight.analyses.workspace.reference_problem import ReferenceLoad
+    from plansight.analyses.equivalence.verdict import Verdict
 
 
 def add_reference_options(parser: argparse.ArgumentParser, reference_required: bool = True) -> None:
@@ -86,33 +85,6 @@ def domain_only_options(args: argparse.Namespace, command: str) -> bool:
     return bool(given)
 
 
-def budget_of(args: argparse.Namespace) -> Budget:
-    """The search budget from the command-line limits, clamped to values the search can work with."""
-    from plansight.analyses.equivalence.verdict import Budget
-
-    return Budget(
-        states=max(1, args.state_budget),
-        seconds=max(0.01, args.time_limit),
-        planner_seconds=max(0.0, args.time_limit),
-    )
-
-
-def load(args: argparse.Namespace, command: str) -> ReferenceLoad | None:
-    """The prepared reference, or None after printing why (the caller exits 2)."""
-    from plansight.analyses.workspace.lint import Analyzer, DiskSource
-    from plansight.analyses.workspace.reference_problem import load_reference
-    from plansight.file_args import file_flag_problems
-
-    for problem in file_flag_problems(args, ("reference", "domain")):
-        print(f"plansight {command}: error: {problem}", file=sys.stderr)
-        return None
-    loaded = load_reference(Analyzer(DiskSource()), args.reference, args.domain, budget_of(args))
-    if loaded.reference is None:
-        print(f"plansight {command}: error: {loaded.error}", file=sys.stderr)
-        return None
-    return loaded
-
-
 def run_equiv(args: argparse.Namespace) -> int:
     """Compare each candidate with the reference and print the verdicts; the exit code says whether all are
     equivalent.
@@ -128,6 +100,7 @@ def run_equiv(args: argparse.Namespace) -> int:
         if problem is not None:
             print(f"plansight equiv: error: {path}: {problem}", file=sys.stderr)
             return 2
+    from plansight.batch_grading import load
     from plansight.domain_equiv_command import reference_is_domain, run_domain_equiv
 
     if reference_is_domain(args.reference):
@@ -140,7 +113,7 @@ def run_equiv(args: argparse.Namespace) -> int:
     if args.scheduler and args.executor != "dask":
         print("plansight equiv: error: --scheduler needs --executor dask", file=sys.stderr)
         return 2
-    from plansight.grade_command import grade_all
+    from plansight.batch_grading import grade_all
 
     try:  # the candidates are graded as `grade` grades a folder, on the same executors (docs/datasets.md)
         graded = grade_all(loaded, [(path, path) for path in args.candidates], args)

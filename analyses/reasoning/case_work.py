@@ -1,15 +1,15 @@
 """The outcomes of a chunk of reasoning cases: what a worker process (local or on a Dask cluster) runs for
 `plansight truth --cases` and `plansight iou DATASET`.
 
-A case carries its domain and problem as text, so it travels to any worker as it is; each worker keeps one
-:class:`Evaluator` per budget, so the cases of a chunk that share a task parse it, build its world and
-(for plan tasks) call the planner once, as the in-process run does.
+A case carries its domain and problem as text, so it travels to any worker as it is; each chunk gets its own
+:class:`Evaluator`, so the cases of a chunk that share a task parse it, build its world and (for plan tasks)
+call the planner once, as the in-process run does, and nothing outlives the chunk (no cache at module
+level: a long-lived worker must not hold the worlds of an earlier run).
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from functools import lru_cache
 from typing import Any
 
 from plansight.analyses.model.pddl import Domain, Problem
@@ -19,7 +19,6 @@ from plansight.analyses.reasoning.cases import Case, Evaluator, Outcome
 from plansight.analyses.reasoning.optimal import optimal_plan
 
 
-@lru_cache(maxsize=1)
 def _evaluator(time_limit: float, memory_limit: int) -> Evaluator:
     budget = Budget(time_limit, memory_limit)
 

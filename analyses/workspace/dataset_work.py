@@ -10,10 +10,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from plansight.analyses.equivalence.verdict import Budget, Reference, Verdict, compare_text, unparseable
+from plansight.analyses.memo import Memo
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.metrics import Action, actions_of
 from plansight.analyses.plans.recovery import Budget as PlannerBudget
@@ -115,10 +115,11 @@ def work_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -> l
     """The verdict columns of every job, in the jobs' order; a row that fails gets its ``error`` instead
     of stopping the run."""
     one = _grade if kind == "grade" else _evaluate
+    models = _Models()
     results = []
     for job in jobs:
         try:
-            values = one(settings, job)
+            values = one(settings, job, models)
         except Exception as error:  # one bad row never loses the chunk
             values = {"error": f"{type(error).__name__}: {error}"}
         results.append({"row_index": job.index, **values})
@@ -139,24 +140,39 @@ def _answer(text: str, kind: ExtractionKind, settings: Mapping[str, Any]) -> tup
     return extraction.text, {"extraction": f"removed {len(extraction.removed)} ({said})"}
 
 
-@lru_cache(maxsize=32)
-def _domain(text: str) -> Domain | None:
-    model = parse_document("domain.pddl", text).model
-    return model if isinstance(model, Domain) else None
+class _Models:
+    """The parsed domains, problems and prepared references of one chunk: rows of a benchmark table
+    share a handful of domains and references, so each is parsed (and its goal graph built) once per
+    chunk. Owned by the chunk, so nothing outlives it in a long-lived worker."""
 
+    def __init__(self) -> None:
+        self._domains: Memo[str, Domain | None] = Memo(32)
+        self._problems: Memo[str, Problem | None] = Memo(32)
+        self._references: Memo[tuple[str, str, int, float], Reference | None] = Memo(256)
 
-@lru_cache(maxsize=32)
-def _problem(text: str) -> Problem | None:
-    model = parse_document("problem.pddl", text).model
-    return model if isinstance(model, Problem) else None
+    def domain(self, text: str) -> Domain | None:
+        """The domain a text holds, or None."""
+        def parse() -> Domain | None:
+            model = parse_document("domain.pddl", text).model
+            return model if isinstance(model, Domain) else None
+        return self._domains.get(text, parse)
 
+    def problem(self, text: str) -> Problem | None:
+        """The problem a text holds, or None."""
+        def parse() -> Problem | None:
+            model = parse_document("problem.pddl", text).model
+            return model if isinstance(model, Problem) else None
+        return self._problems.get(text, parse)
 
-@lru_cache(maxsize=256)
-def _reference(domain_text: str, reference_text: str, states: int, seconds: float) -> Reference | None:
-    domain, problem = _domain(domain_text), _problem(reference_text)
-    if domain is None or problem is None:
-        return None
-    return Reference(domain, problem, Budget(states=states, seconds=seconds, planner_seconds=seconds))
+    def reference(self, domain_text: str, reference_text: str, states: int, seconds: float) -> (
+            Reference | None):
+        """The reference problem prepared for comparisons, or None when it or its domain is unreadable."""
+        def prepare() -> Reference | None:
+            domain, problem = self.domain(domain_text), self.problem(reference_text)
+            if domain is None or problem is None:
+                return None
+            return Reference(domain, problem, Budget(states=states, seconds=seconds, planner_seconds=seconds))
+        return self._references.get((domain_text, reference_text, states, seconds), prepare)
 
 
 def verdict_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -> list[tuple[int, Verdict]]:
@@ -164,9 +180,10 @@ def verdict_chunk(kind: str, settings: Mapping[str, Any], jobs: Sequence[Job]) -
     `plansight grade FOLDER --executor dask` ships its files' texts this way. ``kind`` is always
     ``grade``; it is there so every worker function has the same signature."""
     results: list[tuple[int, Verdict]] = []
+    models = _Models()
     for job in jobs:
         placeholder = bool(job.flags.get("placeholder"))
-        reference = _reference(str(job.texts["domain"]), str(job.texts["reference"]),
+        reference = models.reference(str(job.texts["domain"]), str(job.texts["reference"]),
                                int(settings["state_budget"]), float(settings["time_limit"]))
         if reference is None:
             raise ValueError("the reference or its domain cannot be read")
@@ -215,12 +232,12 @@ def metrics_chunk(
     return results
 
 
-def _grade(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
+def _grade(settings: Mapping[str, Any], job: Job, models: _Models) -> dict[str, Any]:
     texts = job.texts
     placeholder = bool(job.flags.get("placeholder"))
     if job.missing or texts["domain"] is None or texts["reference"] is None:
         return {"outcome": "unknown", "error": "; ".join(job.missing) or "no domain or reference"}
-    reference = _reference(
+    reference = models.reference(
         texts["domain"], texts["reference"], int(settings["state_budget"]), float(settings["time_limit"])
     )
     if reference is None:
@@ -245,7 +262,7 @@ def _grade(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
     }
 
 
-def _evaluate(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
+def _evaluate(settings: Mapping[str, Any], job: Job, models: _Models) -> dict[str, Any]:
     texts = job.texts
     if texts["plan"] is None:
         return {"valid": False, "executable": False, "lea": 0, "error": "no generated plan"}
@@ -266,8 +283,8 @@ def _evaluate(settings: Mapping[str, Any], job: Job) -> dict[str, Any]:
             reference = actions_of(truth)
         else:
             errors.append("the ground-truth plan could not be read")
-    domain = _domain(texts["domain"]) if texts["domain"] is not None else None
-    problem = _problem(texts["problem"]) if texts["problem"] is not None else None
+    domain = models.domain(texts["domain"]) if texts["domain"] is not None else None
+    problem = models.problem(texts["problem"]) if texts["problem"] is not None else None
     recovery = (
         PlannerBudget(float(settings["time_limit"]), int(settings["memory_limit"]))
         if settings.get("recover")
