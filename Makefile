@@ -42,9 +42,13 @@ test-python: setup-test
 test-vscode: setup-test
 	PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
 
+# The linux-x64 .vsix, by name (not the universal one): it carries Fast Downward, so the planning flows
+# (Plan this problem, Repair this plan) run it with the bare system python3, as a Linux user gets it.
+EDITOR_VSIX = vscode-client/plansight-linux-x64-$(shell node -p 'require("./vscode-client/package.json").version' 2>/dev/null).vsix
+
 test-editors: setup-test
-	test -n "$$(ls vscode-client/plansight-*.vsix 2>/dev/null)" || PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
-	vscode-client/test/e2e-browser/run.sh "$$(ls vscode-client/plansight-*.vsix | head -n 1)"
+	test -f $(EDITOR_VSIX) || PYTHON=$(abspath $(BIN)/python) vscode-client/scripts/ci.sh
+	vscode-client/test/e2e-browser/run.sh $(EDITOR_VSIX)
 
 # One .vsix per platform (linux-x64, linux-arm64, darwin-x64, darwin-arm64, win32-x64) and the
 # universal pure-Python one, reproducibly; `make test` builds and checks only linux-x64 and universal.

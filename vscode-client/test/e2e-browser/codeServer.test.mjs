@@ -6,14 +6,15 @@
 // the status-bar item's menu links a problem to a reference problem with a `; @reference` line.
 // *Plan this problem* (its lens on `(:goal`) runs Fast Downward and writes `<problem>.plan`, whose
 // lens says the plan is valid; the plan view draws its timeline and the model view the problem's
-// initial state. Screenshots go to vscode-client/test-artifacts/ (PLANSIGHT_E2E_UPDATE_DOCS=1 also
+// initial state. *Repair this plan* on a plan with two steps in the wrong order keeps its correct
+// prefix, completes it with Fast Downward (the lens then says valid), and Ctrl+Z restores the old
+// steps. Both planning flows run the Fast Downward the .vsix bundles with a bare python3, so they
+// need a platform .vsix (make test-editors installs the linux-x64 one) and fail without. Screenshots go to vscode-client/test-artifacts/ (PLANSIGHT_E2E_UPDATE_DOCS=1 also
 // copies the plan view's to docs/images/vscode-plan-view.png, the README's picture).
 //
 // Run through run.sh, which installs what this needs. PLANSIGHT_VSIX: the .vsix to install;
-// PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds);
-// PLANSIGHT_PLANNER_PYTHON: the interpreter the planning flows switch to when that one cannot find
-// Fast Downward, the installed bundle included (the linux-x64 .vsix carries it, the universal one
-// not; default: the repository's .venv, where `make setup` installs up-fast-downward);
+// PLANSIGHT_TEST_PYTHON: the interpreter for the server (default: whatever the extension finds,
+// python3 from the PATH; never the repository's .venv in the planning flows);
 // PLANSIGHT_E2E_VERBOSE=1 prints code-server's log at the end.
 import assert from "node:assert/strict";
 import { spawn, execFileSync } from "node:child_process";
@@ -48,6 +49,10 @@ const problemText = [
 // A plan whose second step cannot run: `(stack b c)` while holding nothing (the valid plan picks up
 // c's block first). Its problem is the example's p01, linked to the domain by a glob.
 const brokenPlanText = ["(unstack c a)", "(stack b c)", "(pick-up b)", "(stack b c)", "(pick-up a)", "(stack a b)", ""].join("\n");
+// Sussman's anomaly with two steps in the wrong order: step 5 picks up b, which step 4 has just
+// covered with a. The first four steps are the correct prefix a repair keeps.
+const wrongOrderSteps = ["(unstack c a)", "(put-down c)", "(pick-up a)", "(stack a b)", "(pick-up b)", "(stack b c)"];
+const wrongOrderPlanText = ["; @problem anomaly.pddl", ...wrongOrderSteps, ""].join("\n");
 // 1-based, as VS Code shows it: the `clear` that has two arguments.
 const mistakeLine = 5;
 const mistakeColumn = problemText.split("\n")[mistakeLine - 1].indexOf("clear a b") + 1;
@@ -131,6 +136,11 @@ before(async () => {
   fs.mkdirSync(path.join(workspace, "solve"), { recursive: true });
   fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "solve", "domain.pddl"));
   fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p01.pddl"), path.join(workspace, "solve", "sussman.pddl"));
+  // A plan that fails, with its problem (named by its @problem line) and domain beside it, to repair.
+  fs.mkdirSync(path.join(workspace, "repair"), { recursive: true });
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "domain.pddl"), path.join(workspace, "repair", "domain.pddl"));
+  fs.copyFileSync(path.join(repo, "examples", "blocksworld", "p01.pddl"), path.join(workspace, "repair", "anomaly.pddl"));
+  fs.writeFileSync(path.join(workspace, "repair", "anomaly.plan"), wrongOrderPlanText);
   workspaceSettings = {
     "plansight.domainGlobs": [
       { glob: "problems/*.pddl", domain: "domains/blocks.pddl" },
@@ -350,17 +360,17 @@ function installedBundle() {
 }
 
 /**
- * Whether the server run by `python` can find Fast Downward's wheel, looked up as plansight looks it
- * up (without importing it), in the bundle first: a platform .vsix carries the wheel, the universal one not.
+ * Where the server run by `python` finds Fast Downward's wheel, looked up as plansight looks it up
+ * (without importing it), the bundle first on its PYTHONPATH; undefined when it finds none.
  */
-function hasFastDownward(python) {
-  const probe = "import importlib.util, sys; sys.exit(importlib.util.find_spec('up_fast_downward') is None)";
+function fastDownwardOrigin(python) {
+  const probe = "import importlib.util; spec = importlib.util.find_spec('up_fast_downward'); print(spec.origin if spec else '')";
   try {
     const env = { ...process.env, PYTHONPATH: installedBundle() };
-    execFileSync(python, ["-c", probe], { stdio: "ignore", timeout: 30_000, env });
-    return true;
+    const origin = execFileSync(python, ["-c", probe], { encoding: "utf8", timeout: 30_000, env }).trim();
+    return origin || undefined;
   } catch {
-    return false;
+    return undefined;
   }
 }
 
@@ -388,30 +398,27 @@ function serverProcesses() {
 }
 
 /**
- * A server that can run Fast Downward. The universal .vsix bundles only pure-Python packages, so with
- * it an interpreter without up-fast-downward gets "Fast Downward is not installed": then the workspace's
- * `plansight.interpreter` is switched to one that has it (the bundled plansight still runs, first on
- * its PYTHONPATH), and the switch is awaited by watching that interpreter's server start.
+ * The planning flows (Plan this problem, Repair this plan) run the Fast Downward the .vsix carries,
+ * with the interpreter the extension found (python3 from the PATH, no project packages): a platform
+ * .vsix bundles the planner's wheel, the universal one does not. Fails, never skips, when the
+ * installed package lacks it, and when the server runs from the repository's .venv instead.
  */
-async function useInterpreterWithPlanner() {
-  const current = process.env.PLANSIGHT_TEST_PYTHON ?? "python3";
-  if (hasFastDownward(current)) {
-    console.log(`planner: ${current} has up-fast-downward`);
-    return;
-  }
-  const planner = process.env.PLANSIGHT_PLANNER_PYTHON ?? path.join(repo, ".venv", "bin", "python");
+function requireBundledPlanner() {
+  const python = process.env.PLANSIGHT_TEST_PYTHON ?? "python3";
+  const bundle = installedBundle();
+  const origin = fastDownwardOrigin(python);
   assert.ok(
-    hasFastDownward(planner),
-    `neither ${current} nor ${planner} can import up_fast_downward: run \`make setup\` or set PLANSIGHT_PLANNER_PYTHON`,
+    origin?.startsWith(bundle),
+    `${path.basename(process.env.PLANSIGHT_VSIX)} carries no Fast Downward that ${python} can run ` +
+      `(found: ${origin ?? "none"}): run this test on the linux-x64 .vsix, as \`make test-editors\` does`,
   );
-  console.log(`planner: ${current} lacks up-fast-downward; the server now runs with ${planner}`);
-  workspaceSettings = { ...workspaceSettings, "plansight.interpreter": planner };
-  writeJson(workspaceSettingsFile, workspaceSettings);
-  const deadline = Date.now() + 60_000;
-  while (!serverProcesses().some((server) => server.python === planner)) {
-    assert.ok(Date.now() < deadline, `no server started with ${planner}: ${JSON.stringify(serverProcesses())}`);
-    await page.waitForTimeout(250);
+  const servers = serverProcesses();
+  assert.ok(servers.length > 0, "no plansight server of this run is running");
+  const venv = path.join(repo, ".venv");
+  for (const server of servers) {
+    assert.ok(!server.python.startsWith(venv), `the server runs with the repository's ${server.python}, not ${python}`);
   }
+  console.log(`planner: ${origin} with ${servers.map((server) => server.python).join(", ")}`);
 }
 
 /** Where *Plan this problem* writes the plan of solve/sussman.pddl. */
@@ -445,7 +452,7 @@ test("Plan this problem writes <problem>.plan with its @problem line, and the pl
     // The last flows left a report webview with focus and notifications: take the workbench back.
     await page.locator(".tab", { hasText: "blocks.pddl" }).first().click();
     await runCommand("Notifications: Clear All Notifications");
-    await useInterpreterWithPlanner();
+    requireBundledPlanner();
     await openFile("sussman.pddl");
     const planLens = lens("Plan this problem");
     await planLens.first().waitFor({ timeout: 60_000 });
@@ -543,6 +550,61 @@ test("the model view opens from the lens on (:init and shows the objects and the
     await page.screenshot({ path: path.join(artifacts, "code-server-model-view.png") });
     // One editor group again, for the Settings editor of the next flow.
     await page.locator(".tab", { hasText: "sussman.pddl" }).first().click();
+    await runCommand("View: Close All Editor Groups");
+  });
+});
+
+/** The plan steps of a plan file's text (its `;` lines left out). */
+function stepsOf(text) {
+  return text.split("\n").filter((line) => line.startsWith("("));
+}
+
+test("Repair this plan keeps the correct prefix and completes it (the lens says valid); undo restores the old steps", async () => {
+  await withFailureScreenshot("repair", async () => {
+    const planFile = path.join(scratch, "workspace", "repair", "anomaly.plan");
+    await runCommand("Notifications: Clear All Notifications");
+    await openFile("anomaly.plan");
+    requireBundledPlanner();
+    const failing = lens(/^LEA 4\/6/);
+    await failing.first().waitFor({ timeout: 60_000 });
+    console.log(`before the repair: ${await failing.first().innerText()} (${elapsed()})`);
+
+    const repairStart = Date.now();
+    await runCommand("plansight: Repair this plan");
+    // Its answer, not the progress notification that shows while Fast Downward runs.
+    const toast = page.locator(".notification-toast", { hasText: /plansight: / }).filter({ hasNotText: /Repairing the plan/ });
+    await toast.first().waitFor({ timeout: 90_000 });
+    const said = await toast.first().innerText();
+    console.log(`Repair this plan: ${said.split("\n")[0]} (${Date.now() - repairStart} ms, ${elapsed()})`);
+    assert.match(said, /plansight: plan found/);
+    const verdict = lens(/^valid\b/);
+    await verdict.first().waitFor({ timeout: 60_000 });
+    await page.screenshot({ path: path.join(artifacts, "code-server-repair.png") });
+
+    // The repair is an edit of the buffer: saved, the file holds the prefix and the planner's completion.
+    await runCommand("File: Save");
+    const deadline = Date.now() + 15_000;
+    while (fs.readFileSync(planFile, "utf8") === wrongOrderPlanText && Date.now() < deadline) {
+      await page.waitForTimeout(200);
+    }
+    const repaired = fs.readFileSync(planFile, "utf8");
+    assert.equal(repaired.split("\n")[0], "; @problem anomaly.pddl", "the plan's header is kept");
+    const steps = stepsOf(repaired);
+    assert.deepEqual(steps.slice(0, 4), wrongOrderSteps.slice(0, 4), `the correct prefix is kept:\n${repaired}`);
+    // From the prefix's state (a on b, c on the table) the goal needs at least six more steps.
+    assert.ok(steps.length >= 10, `the completion is too short to reach the goal:\n${repaired}`);
+    assert.notDeepEqual(steps, wrongOrderSteps);
+
+    // One undo takes the whole repair back.
+    await page.locator(".tab", { hasText: "anomaly.plan" }).first().click();
+    await page.keyboard.press("Control+Z");
+    await failing.first().waitFor({ timeout: 60_000 });
+    await runCommand("File: Save");
+    const restoredBy = Date.now() + 15_000;
+    while (fs.readFileSync(planFile, "utf8") !== wrongOrderPlanText && Date.now() < restoredBy) {
+      await page.waitForTimeout(200);
+    }
+    assert.equal(fs.readFileSync(planFile, "utf8"), wrongOrderPlanText);
     await runCommand("View: Close All Editor Groups");
   });
 });

@@ -4,6 +4,9 @@
 #
 #   vscode-client/test/e2e-browser/run.sh [path/to/plansight-X.vsix]
 #
+# Default: the linux-x64 .vsix beside package.json, named by its version. Its planning flows need a
+# package that carries Fast Downward (a platform one, not the universal one) and fail without it.
+#
 # Installs what it needs and nothing else: Debian's chromium, ripgrep and libkrb5-dev (when
 # missing; needs root), then code-server and playwright-core from this folder's lockfile.
 # No step downloads from outside the package registries:
@@ -16,8 +19,8 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 client="$(cd "$here/../.." && pwd)"
-vsix="${1:-$(ls "$client"/plansight-*.vsix 2>/dev/null | head -n 1)}"
-[[ -f "$vsix" ]] || { echo "run.sh: no .vsix: run vscode-client/scripts/ci.sh (or npm run package) first" >&2; exit 1; }
+vsix="${1:-$client/plansight-linux-x64-$(node -p "require('$client/package.json').version").vsix}"
+[[ -f "$vsix" ]] || { echo "run.sh: no $vsix: run vscode-client/scripts/ci.sh first" >&2; exit 1; }
 vsix="$(cd "$(dirname "$vsix")" && pwd)/$(basename "$vsix")"
 
 started=$SECONDS
