@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from plansight.analyses.diagnostics.spans import LineIndex, Position, line_end_at, line_start_at
@@ -85,6 +85,9 @@ def _positions(files: dict[str, str], path: str) -> list[tuple[str, int, int, in
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(_examples()), st.integers(0, 10_000), st.sampled_from(["(", ")", "#", "zz", ";"]),
        st.sampled_from(["\r", "\r\n"]))
+# found by this property: a plan's steps were cut into lines at \n only, so with lone-CR endings one
+# broken step made the whole plan one failing line
+@example(EXAMPLES / "gripper" / "p01.plan", 2, ")", "\r")
 def test_any_example_with_any_damage_lints_alike_with_any_line_ending(
         path: Path, where: int, damage: str, newline: str) -> None:
     """The property: diagnostics (codes and LSP positions) do not depend on the line terminator."""

@@ -99,7 +99,9 @@ def _line_groups(tokens: list[Token], text: str) -> list[list[Token]]:
     depth = 0
     previous_end = -1
     for token in tokens:
-        if not groups or (depth == 0 and "\n" in text[previous_end : token.start]):
+        between = text[previous_end : token.start]
+        # a line ends at \n, \r\n or a lone \r (the LSP rule every analysis follows)
+        if not groups or (depth == 0 and ("\n" in between or "\r" in between)):
             groups.append([])
         groups[-1].append(token)
         previous_end = token.end
