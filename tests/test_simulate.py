@@ -375,3 +375,16 @@ def test_a_skipped_simulation_still_offers_the_initial_state() -> None:
     result = simulate(*pair(domain, "(define (problem x) (:domain d) (:init (p)) (:goal (q)))"), Plan())
     assert result.skipped_reason is not None and "derived predicates (`q`)" in result.skipped_reason
     assert result.state_before(0) == result.stop_state == atoms("(p)")
+
+
+def test_an_effect_formula_applies_with_its_own_binding_like_the_whole_action() -> None:
+    """Temporal simulation applies an action's ``at start`` and ``at end`` parts one at a time: applying
+    the whole effect formula with the step's binding must change the state exactly as the step does."""
+    world = World.build(*pair(ADL, ADL_PROBLEM))
+    s0 = world.initial_state()
+    for name, args in (("switch", ["r1"]), ("move", ["r1", "r2"])):
+        compiled = world.action(name)
+        assert compiled is not None
+        by_formula = world.apply_effect(compiled.action.effect, s0, world.binding(name, args))
+        assert by_formula == world.apply(name, args, s0)
+    assert world.apply_effect(None, s0) is s0

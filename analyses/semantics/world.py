@@ -196,6 +196,7 @@ class World:
         self._signatures = Signatures(vocab.actions, vocab.types)
         self._typed_lists: dict[Accepted, tuple[str, ...]] = {}
         self._checks: dict[int, tuple[object, Check]] = {}
+        self._collectors: dict[int, tuple[object, Collect]] = {}
         self._actions: dict[str, CompiledAction] = {}
         for key, action in vocab.actions.items():
             if action.kind == "action":
@@ -380,6 +381,27 @@ class World:
         deletes: list[GroundAtom] = []
         compiled.collect(state.atoms, self.binding(name, args), adds, deletes)
         return adds, deletes
+
+    def apply_effect(self, effect: Formula | None, state: State, binding: Binding | None = None) -> State:
+        """The state after ``effect`` (any effect formula: an action's, one ``at start`` / ``at end`` part of
+        a durative action's, a timed literal's) with its free variables bound by ``binding``. Conditions
+        inside it (``when``) read ``state``; deletes go first, then adds.
+
+        This is the one way a caller outside this module changes a state by an effect that is not a whole
+        classical action, so temporal simulation and numeric effects extend the same place."""
+        if effect is None:
+            return state
+        adds: list[GroundAtom] = []
+        deletes: list[GroundAtom] = []
+        self._collector(effect)(state.atoms, binding or {}, adds, deletes)
+        return state.apply(adds, deletes)
+
+    def _collector(self, effect: Formula) -> Collect:
+        cached = self._collectors.get(id(effect))
+        if cached is None:
+            cached = (effect, self._compile_effect(effect))  # keeps the formula alive, so its id stays unique
+            self._collectors[id(effect)] = cached
+        return cached[1]
 
     def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
