@@ -1,0 +1,33 @@
+"""Numeric expressions read fluent values from a state (analyses/semantics/fluents.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from plansight.analyses.model.pddl import Arithmetic, FunctionTerm, Number, name
+from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate
+from plansight.analyses.semantics.state import State
+
+FUEL = FunctionTerm(name("fuel"), (name("?t"),))
+STATE = State(frozenset(), {("fuel", "t1"): 4.0, ("capacity",): 10.0})
+
+
+def test_arithmetic_over_fluents_and_variables() -> None:
+    expr = Arithmetic("-", (FunctionTerm(name("capacity")), Arithmetic("*", (FUEL, Number(2.0)))))
+    assert evaluate(expr, {"?t": "t1"}, STATE) == 2.0
+    assert evaluate(Arithmetic("-", (FUEL,)), {"?t": "t1"}, STATE) == -4.0
+    assert evaluate(Arithmetic("/", (name("?duration"), Number(4.0))), {}, STATE, {"?duration": 6.0}) == 1.5
+
+
+def test_an_undefined_fluent_or_a_division_by_zero_has_no_value() -> None:
+    with pytest.raises(UndefinedValue) as missing:
+        evaluate(FUEL, {"?t": "t2"}, STATE)
+    assert missing.value.term == ("fuel", "t2") and "(fuel t2)" in missing.value.text
+    with pytest.raises(UndefinedValue, match="division by zero"):
+        evaluate(Arithmetic("/", (FUEL, Number(0.0))), {"?t": "t1"}, STATE)
+
+
+@pytest.mark.parametrize(("op", "expected"), [("<", True), ("<=", True), ("=", False), (">=", False),
+                                               (">", False)])
+def test_comparisons(op: str, expected: bool) -> None:
+    assert compare(op, 1.0, 2.0) is expected
