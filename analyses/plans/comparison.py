@@ -40,8 +40,16 @@ def validity_checker(domain: Domain, problem: Problem, world: World | None = Non
     if world.unsupported:
         return None
 
+    steps: dict[Action, PlanStep] = {}  # the metrics ask about thousands of variants of the same actions
+
+    def step(action: Action) -> PlanStep:
+        found = steps.get(action)
+        if found is None:
+            found = steps[action] = PlanStep(name(action[0]), tuple(name(arg) for arg in action[1:]))
+        return found
+
     def is_valid(actions: Sequence[Action]) -> bool:
-        return bool(simulate(domain, problem, steps_of(actions), world=world).valid)
+        return bool(simulate(domain, problem, [step(a) for a in actions], world=world, explain=False).valid)
 
     return is_valid
 

@@ -122,12 +122,21 @@ class Alignment:
         return tuple(pair for pair in self.pairs if pair.label in ("same_act", "diff_act"))
 
 
+SimilarityRow = Callable[[Action], Sequence[float]]
+"""S(a, ref_j) for every position j of the reference, for one similarity version; the potential search
+passes a memoised one."""
+
+
 def align(
-    plan: Sequence[Action], reference: Sequence[Action], version: SimilarityVersion = "v1"
+    plan: Sequence[Action], reference: Sequence[Action], version: SimilarityVersion = "v1",
+    similarities: SimilarityRow | None = None,
 ) -> Alignment:
     """Label every action, in the paper's order: (1) equal to the reference action at the same
     position, (2) equal to some unpaired reference action, then (3-4) paired with the most similar
-    unpaired reference action (first best wins; a pair needs a similarity above 0), (5) the rest."""
+    unpaired reference action (first best wins; a pair needs a similarity above 0), (5) the rest.
+
+    ``similarities`` replaces :func:`action_similarity` against ``reference`` (same values): the potential
+    search aligns thousands of renamings of the same actions and memoises it."""
     labels: list[Label | None] = [None] * len(plan)
     pairs: list[Pair] = []
     unpaired = list(range(len(reference)))
@@ -150,8 +159,9 @@ def align(
             continue
         best, best_match = 0.0, -1
         best_label: Label = "redundant"
+        row = similarities(action) if similarities is not None else None
         for j in unpaired:
-            value = action_similarity(action, reference[j], version)
+            value = row[j] if row is not None else action_similarity(action, reference[j], version)
             if value > best:
                 best, best_match = value, j
                 best_label = "same_act" if reference[j][0] == action[0] else "diff_act"
@@ -212,6 +222,39 @@ def lcs_subsequence(plan: Sequence[Action], reference: Sequence[Action]) -> list
     return list(previous[-1][1])
 
 
+def lcs_subsequence_length(plan: Sequence[Action], reference: Sequence[Action]) -> int:
+    """``len(lcs_subsequence(plan, reference))`` without building the run, which is all the scores need
+    (the potential search scores thousands of variants). Bit-parallel (Allison and Dix 1986, Hyyrö
+    2004): one integer holds a DP row, so each plan action costs a few big-integer operations."""
+    masks: dict[Action, int] = {}
+    for j, other in enumerate(reference):
+        masks[other] = masks.get(other, 0) | (1 << j)
+    full = (1 << len(reference)) - 1
+    row = full
+    for action in plan:
+        match = row & masks.get(action, 0)
+        row = ((row + match) | (row - match)) & full
+    return len(reference) - row.bit_count()
+
+
+def lcs_substring_length(plan: Sequence[Action], reference: Sequence[Action]) -> int:
+    """``len(lcs_substring(plan, reference))``, for the scores: runs are extended only where the actions
+    are equal, so the work is the number of equal pairs, not |plan| x |reference|."""
+    positions: dict[Action, list[int]] = {}
+    for j, other in enumerate(reference):
+        positions.setdefault(other, []).append(j)
+    best = 0
+    previous: dict[int, int] = {}
+    for action in plan:
+        current: dict[int, int] = {}
+        for j in positions.get(action, ()):
+            run = current[j] = previous.get(j - 1, 0) + 1
+            if run > best:
+                best = run
+        previous = current
+    return best
+
+
 def lcs_substring(plan: Sequence[Action], reference: Sequence[Action]) -> list[Action]:
     """The longest common contiguous run (first longest in the plan), two DP rows."""
     best_length, best_end = 0, 0
@@ -239,8 +282,8 @@ def similarity_score(plan: Sequence[Action], reference: Sequence[Action], alignm
         + MISPLACED_VALUE * alignment.count("misplaced")
         + sum(pair.similarity for pair in similar)
         + PAIR_BONUS * len(similar)
-        + len(lcs_subsequence(plan, reference))
-        + SUBSTRING_WEIGHT * len(lcs_substring(plan, reference))
+        + lcs_subsequence_length(plan, reference)
+        + SUBSTRING_WEIGHT * lcs_substring_length(plan, reference)
     )
 
 
@@ -416,9 +459,15 @@ def potential(
         return best
     seen: set[tuple[Action, ...]] = set()
     any_valid, evaluated, truncated = False, 0, False
+    bounds = _SimilarityBounds(reference, version)
+    length, reference_tuple = len(plan), tuple(reference)
+    valid_raw = length - (length_penalty(length, len(reference)) if length > len(reference) else 0)
     for mapping in _mappings(plan, reference):
         renamed = [(action[0], *(mapping.get(arg, arg) for arg in action[1:])) for action in plan]
         renaming = renaming_penalty(mapping)
+        # every shift of this renaming has the same actions, so one bound on the raw score of an invalid
+        # variant serves them all (see _SimilarityBounds)
+        invalid_bound = length + bounds.similarity_bound(renamed) - length_penalty(length, len(reference))
         for offset in _offsets(renamed, reference):
             variant = tuple(renamed[offset:] + renamed[:offset])
             if variant in seen:
@@ -428,23 +477,77 @@ def potential(
                 break
             seen.add(variant)
             evaluated += 1
-            valid = is_valid(variant) if is_valid is not None else variant == tuple(reference)
+            penalty = renaming + SHIFT_PENALTY * offset
+            if any_valid and normalised(max(valid_raw, invalid_bound) - penalty, length) < best.score - _SLACK:
+                continue  # cannot beat the best, and whether it is valid no longer changes the answer
+            valid = is_valid(variant) if is_valid is not None else variant == reference_tuple
             any_valid = any_valid or valid
-            raw = (
-                raw_score(variant, reference, False, align(variant, reference, version))
-                if not valid
-                else (
-                    len(variant)
-                    - (length_penalty(len(variant), len(reference)) if len(variant) > len(reference) else 0)
-                )
-            )
-            raw -= renaming + SHIFT_PENALTY * offset
-            score = normalised(raw, len(variant))
+            if valid:
+                raw = valid_raw
+            elif normalised(invalid_bound - penalty, length) < best.score - _SLACK:
+                continue  # its exact score cannot beat the best: skip aligning it
+            else:
+                raw = raw_score(variant, reference, False, align(variant, reference, version, bounds.row))
+            score = normalised(raw - penalty, length)
             if score > best.score:
                 best = Potential(variant, mapping, offset, score, False, 0, False)
         if truncated:
             break
     return Potential(best.plan, best.mapping, best.offset, best.score, any_valid, evaluated, truncated)
+
+
+_SLACK = 1e-9
+"""A variant is skipped only when its bound is below the best score by more than rounding: the bound and
+the exact score sum the same terms in different orders."""
+
+
+class _SimilarityBounds:
+    """Memoised S(a, a') against one reference plan, and an upper bound on a plan's similarity score.
+
+    The bound makes the potential search exact and fast: similarity_score is a sum over the plan's
+    actions of at most max(1, max_j S(a, ref_j) + PAIR_BONUS) each (a correct action scores 1, a
+    misplaced one 0.5, a similar pair its similarity plus the bonus), plus the two LCS terms, each at most
+    the number of the plan's actions that occur in the reference (as a multiset). A variant whose bound
+    cannot beat the best score found so far is never aligned, and the best is the one the full search
+    would keep (the first strictly greatest)."""
+
+    def __init__(self, reference: Sequence[Action], version: SimilarityVersion) -> None:
+        self.reference = tuple(reference)
+        self.version = version
+        self.counts: dict[Action, int] = {}
+        for action in self.reference:
+            self.counts[action] = self.counts.get(action, 0) + 1
+        self._rows: dict[Action, list[float]] = {}
+        self._best: dict[Action, float] = {}
+
+    def row(self, action: Action) -> list[float]:
+        """S(action, ref_j) for every reference position j, computed once per distinct action."""
+        found = self._rows.get(action)
+        if found is None:
+            found = self._rows[action] = [action_similarity(action, other, self.version)
+                                          for other in self.reference]
+        return found
+
+    def _action_bound(self, action: Action) -> float:
+        found = self._best.get(action)
+        if found is None:
+            best_pair = max(self.row(action), default=0.0)
+            found = max(1.0 if action in self.counts else 0.0,
+                        best_pair + PAIR_BONUS if best_pair > 0 else 0.0)
+            self._best[action] = found
+        return found
+
+    def similarity_bound(self, plan: Sequence[Action]) -> float:
+        """An upper bound on similarity_score(plan, reference, any alignment)."""
+        remaining = dict(self.counts)
+        shared = 0
+        for action in plan:
+            left = remaining.get(action, 0)
+            if left:
+                remaining[action] = left - 1
+                shared += 1
+        per_action = sum(self._action_bound(action) for action in plan)
+        return per_action + shared + SUBSTRING_WEIGHT * shared
 
 
 # --- everything at once ---------------------------------------------------------------------------

@@ -196,20 +196,24 @@ class Simulation:
 
 
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
-             world: World | None = None, budget: WorkBudget | None = None) -> Simulation:
+             world: World | None = None, budget: WorkBudget | None = None, *,
+             explain: bool = True) -> Simulation:
     """Simulate ``plan`` (a parsed plan, or its steps with :class:`Unparsed` lines in place) from the
     problem's initial state. ``world`` may be passed to reuse one built for the same pair.
 
     ``budget`` (default: :class:`WorkBudget`'s 10 s and 50,000,000 units) bounds the work: past it the
     result has a ``stopped_reason`` and no verdict; its ``cancelled`` hook raises
-    :class:`~plansight.analyses.semantics.budget.Cancelled` out of this call."""
+    :class:`~plansight.analyses.semantics.budget.Cancelled` out of this call.
+
+    ``explain=False`` is for callers that want only the verdict (the plan metrics ask it of thousands of
+    variants of one plan): a runtime failure then carries no explanation, category ``unexplained``."""
     steps = tuple(plan.steps if isinstance(plan, Plan) else plan)
     world = world or World.build(domain, problem)
     if world.unsupported:
         reason = "; ".join(world.unsupported)
         return Simulation(len(steps), steps, skipped_reason=reason, world=world,
                           initial=world.initial_state())
-    return _Simulator(world, steps, budget or WorkBudget()).run()
+    return _Simulator(world, steps, budget or WorkBudget(), explain).run()
 
 
 SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
@@ -254,8 +258,10 @@ def step_text(step: PlanStep | Unparsed) -> str:
 
 
 class _Simulator:
-    def __init__(self, world: World, steps: tuple[PlanStep | Unparsed, ...], budget: WorkBudget) -> None:
+    def __init__(self, world: World, steps: tuple[PlanStep | Unparsed, ...], budget: WorkBudget,
+                 explain: bool = True) -> None:
         self.world = world
+        self.explain = explain
         self.budget = budget
         self.stage, self.index = "precondition", 0
         """What the run is doing, for the reason given when the budget runs out."""
@@ -347,6 +353,8 @@ class _Simulator:
 
     def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom],
                          binding: dict[str, str]) -> Failure:
+        if not self.explain:
+            return Failure(index, step_text(step), "unexplained", (), "", step.span)
         world = self.world
         compiled = world.action(step.action.key)
         assert compiled is not None
