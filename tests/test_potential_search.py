@@ -92,8 +92,8 @@ def near_misses(draw: st.DrawFn) -> tuple[list[Action], list[Action]]:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.one_of(st.tuples(st.lists(ACTIONS, min_size=1, max_size=8), st.lists(ACTIONS, min_size=1, max_size=8)),
-                 near_misses()),
+@given(st.one_of(st.tuples(st.lists(ACTIONS, min_size=1, max_size=8),
+                           st.lists(ACTIONS, min_size=1, max_size=8)), near_misses()),
        st.integers(0, 2**32 - 1), st.sampled_from([7, 40, 20000]))
 def test_bounded_search_finds_the_plain_searchs_potential(plans: tuple[list[Action], list[Action]],
                                                           seed: int, budget: int) -> None:

@@ -478,7 +478,8 @@ def potential(
             seen.add(variant)
             evaluated += 1
             penalty = renaming + SHIFT_PENALTY * offset
-            if any_valid and normalised(max(valid_raw, invalid_bound) - penalty, length) < best.score - _SLACK:
+            bound = normalised(max(valid_raw, invalid_bound) - penalty, length)
+            if any_valid and bound < best.score - _SLACK:
                 continue  # cannot beat the best, and whether it is valid no longer changes the answer
             valid = is_valid(variant) if is_valid is not None else variant == reference_tuple
             any_valid = any_valid or valid
