@@ -155,7 +155,7 @@ def test_check_call_categories() -> None:
      "", "numeric conditions (in `burn`)"),
     ("(:durative-action fly :parameters () :duration (= ?duration 1) :condition (at start (p)) "
      ":effect (at end (p)))", "", "durative actions"),
-    ("(:derived (q) (p))", "", "derived predicates"),
+    ("(:derived (q) (not (q)))", "", "`q` depends on its own negation"),
     ("", "(:constraints (always (p)))", "trajectory constraints"),
 ])
 def test_unsupported_constructs_are_named_and_skip_simulation(extra_domain: str, extra_problem: str,
@@ -370,10 +370,10 @@ def test_lint_says_why_simulation_is_skipped() -> None:
 
 
 def test_a_skipped_simulation_still_offers_the_initial_state() -> None:
-    domain = "(define (domain d) (:requirements :strips :derived-predicates) (:predicates (p) (q)) " \
-             "(:derived (q) (p)))"
-    result = simulate(*pair(domain, "(define (problem x) (:domain d) (:init (p)) (:goal (q)))"), Plan())
-    assert result.skipped_reason is not None and "derived predicates (`q`)" in result.skipped_reason
+    domain = "(define (domain d) (:requirements :strips :constraints) (:predicates (p) (q)))"
+    problem = "(define (problem x) (:domain d) (:init (p)) (:goal (q)) (:constraints (always (p))))"
+    result = simulate(*pair(domain, problem), Plan())
+    assert result.skipped_reason is not None and "trajectory constraints" in result.skipped_reason
     assert result.state_before(0) == result.stop_state == atoms("(p)")
 
 

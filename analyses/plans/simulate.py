@@ -15,8 +15,8 @@ each held at some earlier point.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Collection, Iterator, Sequence, Set
+from dataclasses import dataclass, field, replace
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
@@ -24,7 +24,7 @@ from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 from plansight.analyses.semantics.state import EMPTY, State
-from plansight.analyses.semantics.world import GroundAtom, Unmet, World, format_atom
+from plansight.analyses.semantics.world import Atoms, GroundAtom, Unmet, World, format_atom
 from plansight.analyses.syntax.lexical import without_comment
 
 CHECKPOINT_EVERY = 256
@@ -53,12 +53,16 @@ class Unparsed:
 
 @dataclass(frozen=True, slots=True)
 class TraceStep:
-    """One executed step and what it changed (atoms that became true / false)."""
+    """One executed step and what it changed (atoms that became true / false); with ``:derived``
+    rules, also the derived atoms that became true / false as a consequence (kept apart: no effect
+    changes them, their rules do)."""
 
     index: int
     step: PlanStep
     added: tuple[GroundAtom, ...]
     deleted: tuple[GroundAtom, ...]
+    derived_added: tuple[GroundAtom, ...] = ()
+    derived_deleted: tuple[GroundAtom, ...] = ()
 
     @property
     def action(self) -> str:
@@ -79,6 +83,8 @@ class Missing:
     text: str
     stopped_after: int | None
     held_before: bool
+    because: str | None = None
+    """For a derived atom, why no rule derives it (analyses/semantics/derived.py's explanation)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,6 +180,13 @@ class Simulation:
             state.difference_update(step.deleted)
             state.update(step.added)
         return State(frozenset(state), start.values)
+
+    def derived_before(self, index: int) -> frozenset[GroundAtom]:
+        """The derived atoms that hold before step ``index`` (empty without ``:derived`` rules): shown
+        apart from the basic atoms of :meth:`state_before`."""
+        if self.world is None or self.world.derived is None:
+            return frozenset()
+        return self.world.derived_atoms(self.state_before(index).atoms)
 
     def state_after(self, index: int) -> State:
         """The state after step ``index`` (0-based), i.e. before the next one."""
@@ -277,8 +290,13 @@ class _Simulator:
             with self.world.metered(meter):
                 return self._run(meter)
         except BudgetExceeded as exceeded:
-            exceeded.where = (f"the {self.stage} of step {self.index + 1}" if self.stage != "goal"
-                              else "the goal")
+            if self.stage == "goal":
+                exceeded.where = "the goal"
+            elif self.stage == "closure":
+                exceeded.where = (f"the derived predicates after step {self.index + 1}" if self.trace
+                                  else "the derived predicates of the initial state")
+            else:
+                exceeded.where = f"the {self.stage} of step {self.index + 1}"
             return Simulation(len(self.steps), self.steps, tuple(self.trace), None, Goals((), ()),
                               tuple(self.redundant), None, self.world, self.initial, tuple(self.checkpoints),
                               stopped_reason=exceeded.reason)
@@ -289,6 +307,13 @@ class _Simulator:
         world = self.world
         failure: Failure | None = None
         trace = self.trace
+        rules = world.derived
+        closure: frozenset[GroundAtom] = frozenset()
+        reading: Atoms = state
+        if rules is not None:
+            self.stage = "closure"
+            closure = rules.closure(state)
+            reading = _Union(state, closure)
         for index, step in enumerate(self.steps):
             meter.spend(1)
             self.stage, self.index = "precondition", index
@@ -303,11 +328,11 @@ class _Simulator:
             if ground.problem is not None:
                 failure = self._static_failure(index, step, ground.problem)
                 break
-            if not ground.applicable(state):
-                failure = self._runtime_failure(index, step, state, ground.binding)
+            if not ground.applicable(reading):
+                failure = self._runtime_failure(index, step, state, reading, ground.binding)
                 break
             self.stage = "effects"
-            adds, deletes = ground.changes(state)
+            adds, deletes = ground.changes(reading)
             deleted = tuple(a for a in deletes if a in state and a not in adds)
             added = tuple(a for a in adds if a not in state)
             if ground.effects is None:  # collected afresh: may hold repeats
@@ -316,7 +341,14 @@ class _Simulator:
             state.update(added)
             if not added and not deleted:
                 self.redundant.append(index)
-            trace.append(TraceStep(index, step, added, deleted))
+            if rules is None or not _touches(rules.reads, added, deleted):
+                trace.append(TraceStep(index, step, added, deleted))
+                continue
+            self.stage = "closure"
+            before, closure = closure, rules.closure(state)
+            reading = _Union(state, closure)
+            trace.append(TraceStep(index, step, added, deleted, tuple(sorted(closure - before)),
+                                   tuple(sorted(before - closure))))
         self.stage = "goal"
         goals = self._goals(State(frozenset(state), values))
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
@@ -351,7 +383,7 @@ class _Simulator:
                    f"(category: {CATEGORY_WORDS[category]}).{hint}")
         return Failure(index, text, category, (), message, step.span)
 
-    def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom],
+    def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom], reading: Atoms,
                          binding: dict[str, str]) -> Failure:
         if not self.explain:
             return Failure(index, step_text(step), "unexplained", (), "", step.span)
@@ -360,8 +392,10 @@ class _Simulator:
         assert compiled is not None
         unmet = world.unmet(compiled.action.precondition, State.of(state, self.initial.values), binding)
         missing = tuple(self._history(u, state, index) for u in unmet)
+        if world.derived is not None:
+            missing = tuple(self._because(m, u, reading) for m, u in zip(missing, unmet, strict=True))
         adds: list[GroundAtom] = []
-        compiled.collect(state, binding, adds, [])
+        compiled.collect(reading, binding, adds, [])
         text = step_text(step)
         reasons = "; ".join(self._explain(m) for m in missing) or "its precondition is false"
         if adds and all(a in state for a in adds):
@@ -381,9 +415,14 @@ class _Simulator:
     def _history(self, unmet: Unmet, state: set[GroundAtom], index: int) -> Missing:
         """When ``unmet`` last held: walk the deltas backwards from the failing step."""
         if unmet.atom is not None:
+            derived = self.world.derived is not None and unmet.atom[0] in self.world.derived.heads
             for step in reversed(self.trace):
                 # a positive atom stopped holding when deleted; a negative literal when its atom was added
-                if unmet.atom in (step.deleted if unmet.positive else step.added):
+                if derived:
+                    changed = step.derived_deleted if unmet.positive else step.derived_added
+                else:
+                    changed = step.deleted if unmet.positive else step.added
+                if unmet.atom in changed:
                     return Missing(unmet.text, step.index, True)
             return Missing(unmet.text, None, False)  # it would still hold had it held initially
         current = set(state)
@@ -394,10 +433,49 @@ class _Simulator:
                 return Missing(unmet.text, step.index, True)
         return Missing(unmet.text, None, False)
 
+    def _because(self, missing: Missing, unmet: Unmet, reading: Atoms) -> Missing:
+        """``missing`` with the reason no rule derives it, when it is a positive derived atom."""
+        rules = self.world.derived
+        if rules is None or unmet.atom is None or not unmet.positive or unmet.atom[0] not in rules.heads:
+            return missing
+        return replace(missing, because=rules.explain(unmet.atom, reading))
+
     def _explain(self, missing: Missing) -> str:
+        if missing.because is not None:
+            text = f"{missing.text} is false: {missing.because}"
+            if missing.stopped_after is not None:
+                stopped = self.trace[missing.stopped_after]
+                text += f" (it stopped holding after step {missing.stopped_after + 1} {stopped.action})"
+            return text
         if missing.stopped_after is not None:
             stopped = self.trace[missing.stopped_after]
             return (f"{missing.text} is false: it stopped holding after step "
                     f"{missing.stopped_after + 1} {stopped.action}")
         return f"{missing.text} is false and has not held at any point so far"
 
+
+
+def _touches(predicates: Set[str], added: Sequence[GroundAtom], deleted: Sequence[GroundAtom]) -> bool:
+    """Whether a step changed an atom some derived rule reads (else the closure stays as it was)."""
+    return any(a[0] in predicates for a in added) or any(a[0] in predicates for a in deleted)
+
+
+class _Union(Collection[GroundAtom]):
+    """The basic atoms a simulation steps in place together with their derived closure, read without
+    copying either (conditions only ask membership; a join iterates)."""
+
+    __slots__ = ("basic", "derived")
+
+    def __init__(self, basic: set[GroundAtom], derived: frozenset[GroundAtom]) -> None:
+        self.basic = basic
+        self.derived = derived
+
+    def __contains__(self, atom: object) -> bool:
+        return atom in self.basic or atom in self.derived
+
+    def __iter__(self) -> Iterator[GroundAtom]:
+        yield from self.basic
+        yield from self.derived
+
+    def __len__(self) -> int:
+        return len(self.basic) + len(self.derived)

@@ -9,9 +9,10 @@ would be an order of magnitude slower.
 
 Supported: STRIPS, typing (with ``either``), negative preconditions, equality, ``or`` / ``imply`` /
 ``not`` over any formula, ``forall`` / ``exists`` grounded over the typed objects and constants,
-conditional effects (evaluated in the state before the step), ``forall`` effects, and action costs
+conditional effects (evaluated in the state before the step), ``forall`` effects, action costs
 (``increase (total-cost) ...`` changes nothing an action's applicability depends on, so it is
-ignored). Anything whose meaning needs more (numeric fluents, time, derived predicates, PDDL3
+ignored) and stratified derived predicates (their closure joins a state's atoms wherever a condition
+reads them: analyses/semantics/derived.py). Anything whose meaning needs more (numeric fluents, time, PDDL3
 constraints, non-determinism) is listed in :attr:`World.unsupported` with a reason a user
 understands, so that callers skip simulation instead of giving a wrong verdict.
 """
@@ -52,6 +53,7 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter
+from plansight.analyses.semantics.derived import DerivedRules, derived_reasons
 from plansight.analyses.semantics.state import GroundAtom, State
 
 Atoms = Collection[GroundAtom]
@@ -66,6 +68,8 @@ Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 
 ACTION_COSTS = frozenset({"total-cost"})
 GROUND_CACHE_SIZE = 200_000
+CLOSURE_CACHE_SIZE = 4096
+"""States whose derived atoms are remembered (an editor hover and a goal check ask for the same states)."""
 SPEND_EVERY = 256
 """Quantifier instances counted locally before they are charged to the world's meter at once."""
 _VARIABLE = re.compile(r"\?[^\s()]+")
@@ -205,6 +209,15 @@ class World:
         self._initial = State(frozenset(_initial_atoms(problem)))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
+        self.derived = (DerivedRules(domain.derived, self._check, self._typed_pool, lambda: self.meter)
+                        if domain.derived else None)
+        """The domain's ``:derived`` rules (analyses/semantics/derived.py), None without any: conditions
+        read a state's basic atoms together with the derived atoms their closure adds."""
+        self._closures: dict[frozenset[GroundAtom], frozenset[GroundAtom]] = {}
+        if self.derived is not None:  # only the rules decide a derived atom: one listed in :init is not basic
+            heads = self.derived.heads
+            self._initial = State(frozenset(a for a in self._initial.atoms if a[0] not in heads),
+                                  self._initial.values)
 
     @classmethod
     def build(cls, domain: Domain, problem: Problem) -> World:
@@ -226,6 +239,10 @@ class World:
         from plansight.analyses.model.pddl import TypeRef, name
 
         return self._objects_accepting(accepted(TypeRef((name(type_key),)), self.vocabulary.types))
+
+    def _typed_pool(self, variable: TypedName) -> tuple[tuple[str, ...], Container[str]]:
+        wanted = accepted(variable.type, self.vocabulary.types)
+        return self._objects_accepting(wanted), self.objects.fitting(wanted)
 
     def _objects_accepting(self, wanted: Accepted) -> tuple[str, ...]:
         found = self._typed_lists.get(wanted)
@@ -255,7 +272,26 @@ class World:
         """Whether ``formula`` holds in ``state`` with its free variables bound by ``binding``."""
         if formula is None:
             return True
-        return self._check(formula)(state.atoms, binding or {})
+        return self._check(formula)(self.full_atoms(state.atoms), binding or {})
+
+    def derived_atoms(self, atoms: Atoms) -> frozenset[GroundAtom]:
+        """The derived atoms that hold over the basic ``atoms`` (empty when the domain has no rules)."""
+        if self.derived is None:
+            return frozenset()
+        key = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
+        found = self._closures.get(key)
+        if found is None:
+            if len(self._closures) >= CLOSURE_CACHE_SIZE:
+                self._closures.clear()
+            found = self._closures[key] = self.derived.closure(key)
+        return found
+
+    def full_atoms(self, atoms: Atoms) -> Atoms:
+        """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure."""
+        if self.derived is None:
+            return atoms
+        derived = self.derived_atoms(atoms)
+        return frozenset(atoms).union(derived) if derived else atoms
 
     def _check(self, formula: Formula) -> Check:
         cached = self._checks.get(id(formula))
@@ -279,7 +315,7 @@ class World:
         Empty when the formula holds."""
         out: list[Unmet] = []
         if formula is not None:
-            self._unmet(formula, state.atoms, dict(binding or {}), out)
+            self._unmet(formula, self.full_atoms(state.atoms), dict(binding or {}), out)
         return out
 
     def _unmet(self, formula: Formula, state: Atoms, binding: dict[str, str], out: list[Unmet]) -> None:
@@ -377,7 +413,7 @@ class World:
     def precondition_holds(self, name: str, args: Sequence[str], state: State) -> bool:
         """Whether action ``name`` with ``args`` is applicable in ``state``."""
         compiled = self._actions[name.lower()]
-        return compiled.precondition(state.atoms, self.binding(name, args))
+        return compiled.precondition(self.full_atoms(state.atoms), self.binding(name, args))
 
     def effects(self, name: str, args: Sequence[str],
                 state: State) -> tuple[list[GroundAtom], list[GroundAtom]]:
@@ -385,7 +421,7 @@ class World:
         compiled = self._actions[name.lower()]
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        compiled.collect(state.atoms, self.binding(name, args), adds, deletes)
+        compiled.collect(self.full_atoms(state.atoms), self.binding(name, args), adds, deletes)
         return adds, deletes
 
     def apply_effect(self, effect: Formula | None, state: State, binding: Binding | None = None) -> State:
@@ -399,7 +435,7 @@ class World:
             return state
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        self._collector(effect)(state.atoms, binding or {}, adds, deletes)
+        self._collector(effect)(self.full_atoms(state.atoms), binding or {}, adds, deletes)
         return state.apply(adds, deletes)
 
     def _collector(self, effect: Formula) -> Collect:
@@ -412,7 +448,7 @@ class World:
     def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
         The precondition is not checked: that is :meth:`precondition_holds`."""
-        adds, deletes = self.ground(action_name, args).changes(state.atoms)
+        adds, deletes = self.ground(action_name, args).changes(self.full_atoms(state.atoms))
         return state.apply(adds, deletes)
 
     def applicable(self, state: State) -> Iterator[GroundAction]:
@@ -423,7 +459,7 @@ class World:
         remaining parameters range over the objects of their types, then the whole precondition is
         checked.
         """
-        atoms = state.atoms
+        atoms = self.full_atoms(state.atoms)
         by_predicate: dict[str, list[GroundAtom]] = {}
         for atom in atoms:
             by_predicate.setdefault(atom[0], []).append(atom)
@@ -747,8 +783,6 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
             elif isinstance(node, When):
                 for inner in walk(node.condition):
                     _condition_reason(inner, name, add)
-    for rule in domain.derived:
-        add("derived predicates", f"`{rule.head.name.display}`")
     if domain.constraints is not None:
         add("PDDL3 trajectory constraints", "the domain")
     if problem.constraints is not None:
@@ -763,6 +797,7 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
         where = ", ".join(listed[:3]) + (f" and {len(listed) - 3} more" if len(listed) > 3 else "")
         intro = _KIND_INTRO.get(kind)
         reasons.append(f"{intro} {kind} ({where})" if intro else f"there are {kind} (in {where})")
+    reasons.extend(derived_reasons(domain))
     return tuple(reasons)
 
 
@@ -771,7 +806,6 @@ _KIND_INTRO = {
     "PDDL+ processes or events": "the domain has",
     "sensing actions (`:observe`)": "the domain has",
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
-    "derived predicates": "the domain has",
     "timed initial literals": "the problem has",
 }
 
