@@ -453,7 +453,7 @@ def test_durative_derived_preferences_and_constraints_need_their_requirements() 
   (:predicates (p) (q))
   (:derived (q) (p))
   (:constraints (always (p)))
-  (:action a :parameters () :precondition (preference ok (p)) :effect (q)))
+  (:action a :parameters () :precondition (preference ok (p)) :effect (p)))
 """
     messages = {
         dict(d.data)["requirement"]: (d.span, d.message) for d in only(lint(text), "missing-requirement")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import TypeVar
 
+from plansight.analyses.checks.derived_rules import check_derived
 from plansight.analyses.checks.domain_references import (
     ReferenceChecker,
     Usage,
@@ -45,6 +46,7 @@ def check_domain(domain: Domain) -> list[Diagnostic]:
     out.extend(references.diagnostics)
     out.extend(_requirements(domain))
     out.extend(check_structure(domain))
+    out.extend(check_derived(domain))
     out.extend(_unused(domain, references.usage))
     out.sort(key=lambda d: (d.span.start, d.span.end, d.code))
     return out

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Container
 
+from plansight.analyses.checks.derived_rules import check_derived_init
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Tag, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import suffix
@@ -132,6 +133,8 @@ class _ProblemCheck:
         self.check_sections()
         self.check_objects()
         self.check_init()
+        if self.domain is not None:
+            self.out.extend(check_derived_init(self.problem, self.domain))
         goal = self.problem.goal
         if goal is not None:
             if self.vocab is not None:

@@ -133,6 +133,12 @@ CODES: dict[str, CodeInfo] = _catalogue(
         E,
         "A construct in a place PDDL does not allow (e.g. `at start` in an instantaneous action).",
     ),
+    (
+        "unstratified-derived",
+        E,
+        "The `:derived` rules cannot be stratified: a derived predicate depends on its own negation.",
+    ),
+    ("derived-effect", E, "An action's effect changes a derived predicate, which only its rules may decide."),
     ("duplicate-section", E, "A section (`:parameters`, `:init`, ...) appears twice."),
     ("missing-section", W, "A section that should be there is missing (an action without `:effect`)."),
     # --- problem --------------------------------------------------------------------------------
@@ -148,6 +154,7 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ),
     ("contradictory-goal", E, "The goal requires an atom and its negation."),
     ("duplicate-init-fact", H, "The same fact appears twice in `:init`."),
+    ("derived-in-init", W, "A derived atom listed in `:init`: it is ignored (VAL too), its rules decide it."),
     # --- plan -----------------------------------------------------------------------------------
     ("unknown-action", E, "A plan step names an action the domain does not declare."),
     ("missing-problem", INFO, "No problem could be associated with the plan, so only its syntax is checked."),

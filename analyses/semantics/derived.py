@@ -25,6 +25,7 @@ the first body literal that is not met: ``(above a c) is false: no rule derives 
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -43,6 +44,7 @@ from plansight.analyses.model.pddl import (
     When,
     walk,
 )
+from plansight.analyses.model.printer import print_formula
 from plansight.analyses.semantics.budget import Meter
 from plansight.analyses.semantics.state import GroundAtom
 
@@ -54,6 +56,7 @@ Pool = tuple[str, ...]
 MAX_CLAUSES = 64
 """A body whose unfolding into clauses would exceed this stays one clause with a residual check: the
 product of nested ``or``\\ s grows exponentially and a residual check is exact anyway."""
+_VARIABLE = re.compile(r"\?[^\s()]+")
 SHOWN_VALUES = 3
 """Objects named in an explanation before the rest are counted (``?z = b, c, d and 2 more``)."""
 
@@ -150,14 +153,14 @@ def stratify(rules: Sequence[DerivedPredicate]) -> Strata:
         for head in sorted(component):
             for read, negative in graph[head].items():
                 if negative and read in component:
-                    return Strata((), _cycle(graph, read, head, component))
+                    return Strata((), _cycle(graph, head, read, component))
     return Strata(tuple(components))
 
 
 def _cycle(graph: Mapping[str, Mapping[str, bool]], start: str, end: str,
            component: frozenset[str]) -> tuple[str, ...]:
-    """A path ``end`` -> ... -> ``start`` inside the component (``end`` reads ``start`` negatively),
-    so the message can show the whole loop: each predicate is read by the one before it."""
+    """A path ``start`` -> ... -> ``end`` inside the component, each predicate read by the next
+    (``start`` reads ``end`` negatively), so the message can show the whole loop."""
     paths: dict[str, tuple[str, ...]] = {start: (start,)}
     frontier = [start]
     while frontier and end not in paths:
@@ -175,9 +178,9 @@ def stratification_problem(rules: Sequence[DerivedPredicate]) -> str | None:
     if strata.stratified:
         return None
     cycle = strata.cycle
-    links = [f"`{cycle[-1]}` reads `(not ({cycle[0]} ...))`"]
+    links = [f"`{cycle[0]}` reads the negation of `{cycle[-1]}`"]
     links += [f"`{reader}` reads `{read}`" for read, reader in itertools.pairwise(cycle)]
-    return (f"the derived predicates cannot be stratified: `{cycle[-1]}` depends on its own negation "
+    return (f"the derived predicates cannot be stratified: `{cycle[0]}` depends on its own negation "
             f"({', '.join(links)}), so no fixpoint defines them")
 
 
@@ -504,8 +507,6 @@ class DerivedRules:
 def _failed(literal: _Literal, candidates: list[dict[str, str]], head: Mapping[str, str],
             unbound: Sequence[str]) -> str:
     """``(on a c) is false``, ``(on a ?z) holds for no ?z``, ``for ?z = b: (above b c) is false``."""
-    from plansight.analyses.semantics.world import ground_text
-
     chosen = [v for v in candidates[0] if v not in head]  # existential variables bound so far
     prefix = _for(chosen, candidates)
     if literal.predicate is None:
@@ -517,6 +518,13 @@ def _failed(literal: _Literal, candidates: list[dict[str, str]], head: Mapping[s
         return f"{prefix}{shown} holds for {quantity} {', '.join(unbound)}"
     shown = _with_variables(literal, candidates[0] if len(candidates) == 1 else head)
     return f"{prefix}{shown} is false" if literal.positive else f"{prefix}{shown} holds"
+
+
+def ground_text(formula: Formula, binding: Mapping[str, str]) -> str:
+    """A formula on one line with its bound variables replaced by their objects (the world's own
+    ``ground_text`` lives above this module, which it imports)."""
+    text = " ".join(print_formula(formula).split())
+    return _VARIABLE.sub(lambda m: binding.get(m.group(0).lower(), m.group(0)), text)
 
 
 def _for(chosen: Sequence[str], candidates: list[dict[str, str]]) -> str:
@@ -608,13 +616,13 @@ def effects_on_derived(domain: Domain) -> list[tuple[str, str]]:
     heads = {rule.head.name.key: rule.head.name.display for rule in domain.derived}
     found: dict[tuple[str, str], None] = {}
     for action in domain.actions:
-        for atom in _effect_atoms(action.effect):
+        for atom in effect_atoms(action.effect):
             if atom.predicate.key in heads:
                 found[(action.name.display, heads[atom.predicate.key])] = None
     return list(found)
 
 
-def _effect_atoms(effect: Formula | None) -> Iterable[Atom]:
+def effect_atoms(effect: Formula | None) -> Iterable[Atom]:
     """The atoms an effect adds or deletes (not those its ``when`` conditions read)."""
     stack = [effect] if effect is not None else []
     while stack:
