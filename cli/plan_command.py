@@ -249,7 +249,7 @@ def _directive_path(document: ParsedDocument, key: str) -> str | None:
 
 def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     """A readable report: the verdict, each step with what it changed, the failure, the goals."""
-    from plansight.analyses.plans.report import effects_line
+    from plansight.analyses.plans.report import derived_note, effects_line
     from plansight.analyses.plans.simulate import CATEGORY_WORDS, step_text
 
     out.write(f"{job.path}\n")
@@ -283,6 +283,8 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     for trace_step in sim.trace:
         # the editor's words (plan_report), but a terminal shows every effect instead of "… +N more"
         changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize)
+        derived = derived_note(trace_step.derived_added, trace_step.derived_deleted)
+        changes += f"  · {derived}" if derived else ""
         line(trace_step.index, trace_step.action,
              changes + ("  (changes nothing: redundant)" if trace_step.index in redundant else ""))
     if sim.failure is not None:

@@ -37,6 +37,7 @@ from plansight.analyses.plans.comparison import validity_checker
 from plansight.analyses.plans.metrics import Evaluation, action_text, actions_of, evaluate
 from plansight.analyses.plans.plan_json import PlanJob, PlanOptions, plan_json
 from plansight.analyses.plans.report import (
+    derived_lines,
     effect_items,
     effects_line,
     sorted_atoms,
@@ -376,6 +377,10 @@ def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Do
 
 def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
     full = "\n".join(f"- `{item}`" for item in effect_items(step.added, step.deleted)) or "nothing changed"
+    derived = effect_items(step.derived_added, step.derived_deleted)
+    if derived:
+        listed = "\n".join(f"- `{item}`" for item in derived)
+        full += f"\n\nDerived atoms (by the `:derived` rules):\n\n{listed}"
     return types.InlayHint(
         position=position, label=effects_line(step.added, step.deleted), padding_left=True,
         tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
@@ -422,6 +427,9 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
         effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted))
         lines = [f"**Step {index + 1}** `{text}` — executed",
                  f"Changed: {effects}" if effects else "It changed nothing (a redundant step)."]
+        derived = " ".join(f"`{item}`" for item in effect_items(trace.derived_added, trace.derived_deleted))
+        if derived:
+            lines.append(f"Derived atoms changed: {derived}")
     elif failure is not None and index == failure.index:
         lines = [f"**Step {index + 1}** `{text}` — not executable", failure.message]
     else:
@@ -439,6 +447,12 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
         count = len(state.atoms)
         lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}):"
                      f"\n```pddl\n{body}\n```")
+        if simulation.world is not None and simulation.world.derived is not None:
+            derived_atoms = simulation.derived_before(index)
+            body = "\n".join(derived_lines(derived_atoms)) or "; (no derived atom holds)"
+            count = len(derived_atoms)
+            lines.append(f"Derived by the `:derived` rules ({count} atom{'s' if count != 1 else ''}):"
+                         f"\n```pddl\n{body}\n```")
     return "\n\n".join(lines)
 
 

@@ -19,6 +19,7 @@ from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate
 from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
+from plansight.analyses.semantics.state import State
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,6 +42,9 @@ class LtlReport:
 def trajectory(simulation: Simulation) -> list[Pair]:
     """The state-action pairs of the executed steps, then the last state with no action."""
     states = list(simulation.states())
+    world = simulation.world
+    if world is not None and world.derived is not None:  # an LTL atom may name a derived predicate
+        states = [State(state.atoms | world.derived_atoms(state.atoms), state.values) for state in states]
     pairs: list[Pair] = []
     for index, state in enumerate(states):
         step = simulation.steps[index] if index < len(states) - 1 else None

@@ -98,6 +98,11 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
     report["trace"] = [
         {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
          "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
+    if sim.world is not None and sim.world.derived is not None:
+        # derived atoms apart from the basic ones (docs/beyond-classical-derived.md); only with rules
+        for entry, step in zip(report["trace"], sim.trace, strict=True):
+            entry["derived_added"] = [format_atom(a) for a in step.derived_added]
+            entry["derived_deleted"] = [format_atom(a) for a in step.derived_deleted]
     report["reference"] = reference_report(job, options)
     report["recovery"] = recovery_report(job, options)
     return report

@@ -23,6 +23,14 @@ def effect_items(added: Iterable[GroundAtom], deleted: Iterable[GroundAtom]) -> 
     return [*("+" + format_atom(atom) for atom in added), *("-" + format_atom(atom) for atom in deleted)]
 
 
+def derived_note(added: Sequence[GroundAtom], deleted: Sequence[GroundAtom]) -> str:
+    """``derived: +(above a c) -(above b c)``: what a step's change did to the derived atoms, shown after
+    its own effects and apart from them (no effect changes a derived atom; the rules do); empty when
+    nothing derived changed."""
+    items = effect_items(added, deleted)
+    return "derived: " + " ".join(items) if items else ""
+
+
 def effects_line(added: Sequence[GroundAtom], deleted: Sequence[GroundAtom],
                  width: int = EFFECTS_WIDTH) -> str:
     """The effects on one line of at most about ``width`` characters; what does not fit becomes
@@ -53,6 +61,12 @@ def state_groups(state: State) -> list[tuple[str, list[str]]]:
 def state_lines(state: State) -> list[str]:
     """One line per predicate, its atoms side by side: a 40-atom state stays readable at a glance."""
     return [" ".join(atoms) for _predicate, atoms in state_groups(state)]
+
+
+def derived_lines(derived: Iterable[GroundAtom]) -> list[str]:
+    """The derived atoms of a state, one line per predicate like :func:`state_lines` (shown in a block
+    of their own, after the basic atoms)."""
+    return state_lines(State(frozenset(derived)))
 
 
 def sorted_atoms(state: State) -> list[str]:

@@ -442,11 +442,10 @@ class _Simulator:
 
     def _explain(self, missing: Missing) -> str:
         if missing.because is not None:
-            text = f"{missing.text} is false: {missing.because}"
+            since = ""
             if missing.stopped_after is not None:
-                stopped = self.trace[missing.stopped_after]
-                text += f" (it stopped holding after step {missing.stopped_after + 1} {stopped.action})"
-            return text
+                since = f" since step {missing.stopped_after + 1} {self.trace[missing.stopped_after].action}"
+            return f"{missing.text} is false{since}: {missing.because}"
         if missing.stopped_after is not None:
             stopped = self.trace[missing.stopped_after]
             return (f"{missing.text} is false: it stopped holding after step "

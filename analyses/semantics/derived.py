@@ -303,13 +303,17 @@ class DerivedRules:
 
     def __init__(self, rules: Sequence[DerivedPredicate], compile_check: Callable[[Formula], Check],
                  pool: Callable[[TypedName], tuple[Pool, Collection[str]]],
-                 meter: Callable[[], Meter]) -> None:
+                 meter: Callable[[], Meter],
+                 unmet: Callable[[Formula, Atoms, Binding], list[str]] | None = None) -> None:
         self.rules = tuple(rules)
         self.heads = frozenset(rule.head.name.key for rule in rules)
         self.strata = stratify(rules)
         self._meter = meter
         self._pool = pool
         self._compile = compile_check
+        self._unmet = unmet
+        """The world's account of why a formula is false (its failing literals, ground), for the parts of
+        a body that are not plain literals (``forall``, ``imply``)."""
         self._by_head: dict[str, list[_Rule]] = {}
         for rule in rules:
             parameters = tuple(p.name.key for p in rule.head.parameters)
@@ -499,6 +503,11 @@ class DerivedRules:
                         survivors.append(candidate)
                         break
             if not survivors:
+                if literal.predicate is None and len(candidates) == 1 and not free and self._unmet:
+                    parts = self._unmet(literal.formula, full, candidates[0])
+                    if parts:
+                        chosen = [v for v in candidates[0] if v not in binding]
+                        return _for(chosen, candidates) + "; ".join(f"{part} is false" for part in parts[:3])
                 return _failed(literal, candidates, binding, free)
             candidates = survivors
         return "its body holds"  # unreachable for a false atom; kept honest rather than asserted

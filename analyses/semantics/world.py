@@ -209,8 +209,8 @@ class World:
         self._initial = State(frozenset(_initial_atoms(problem)))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
-        self.derived = (DerivedRules(domain.derived, self._check, self._typed_pool, lambda: self.meter)
-                        if domain.derived else None)
+        self.derived = (DerivedRules(domain.derived, self._check, self._typed_pool, lambda: self.meter,
+                                     self._unmet_texts) if domain.derived else None)
         """The domain's ``:derived`` rules (analyses/semantics/derived.py), None without any: conditions
         read a state's basic atoms together with the derived atoms their closure adds."""
         self._closures: dict[frozenset[GroundAtom], frozenset[GroundAtom]] = {}
@@ -317,6 +317,11 @@ class World:
         if formula is not None:
             self._unmet(formula, self.full_atoms(state.atoms), dict(binding or {}), out)
         return out
+
+    def _unmet_texts(self, formula: Formula, atoms: Atoms, binding: Binding) -> list[str]:
+        out: list[Unmet] = []
+        self._unmet(formula, atoms, dict(binding), out)
+        return [unmet.text for unmet in out]
 
     def _unmet(self, formula: Formula, state: Atoms, binding: dict[str, str], out: list[Unmet]) -> None:
         if self._check(formula)(state, binding):
