@@ -357,11 +357,8 @@ class DerivedRules:
             return frozenset()
         meter = self._meter()
         full: set[GroundAtom] = set(basic)
-        index: dict[str, list[GroundAtom]] = {}
         reads = self.reads
-        for atom in basic:
-            if atom[0] in reads:
-                index.setdefault(atom[0], []).append(atom)
+        index = _Index(atom for atom in basic if atom[0] in reads)
         derived: set[GroundAtom] = set()
         for compiled in self._components:
             delta: set[GroundAtom] = set()
@@ -370,9 +367,7 @@ class DerivedRules:
             while delta:
                 _absorb(delta, full, index, derived)
                 fresh: set[GroundAtom] = set()
-                delta_index: dict[str, list[GroundAtom]] = {}
-                for atom in delta:
-                    delta_index.setdefault(atom[0], []).append(atom)
+                delta_index = _Index(delta)
                 for clause in compiled:
                     if clause.naive:
                         self._evaluate(clause, full, index, None, -1, fresh, meter)
@@ -382,8 +377,8 @@ class DerivedRules:
                 delta = fresh
         return frozenset(derived)
 
-    def _evaluate(self, clause: _Compiled, full: set[GroundAtom], index: Mapping[str, list[GroundAtom]],
-                  delta: Mapping[str, list[GroundAtom]] | None, position: int, out: set[GroundAtom],
+    def _evaluate(self, clause: _Compiled, full: set[GroundAtom], index: _Index,
+                  delta: _Index | None, position: int, out: set[GroundAtom],
                   meter: Meter) -> None:
         """Add to ``out`` the head atoms the clause derives that ``full`` lacks; with ``delta``, the atom
         at ``position`` of the join is drawn from it (semi-naive evaluation)."""
@@ -394,8 +389,8 @@ class DerivedRules:
             if atom not in full and atom not in out:
                 out.add(atom)
 
-    def _bindings(self, clause: _Compiled, full: Atoms, index: Mapping[str, list[GroundAtom]],
-                  delta: Mapping[str, list[GroundAtom]] | None, position: int, start: dict[str, str],
+    def _bindings(self, clause: _Compiled, full: Atoms, index: _Index,
+                  delta: _Index | None, position: int, start: dict[str, str],
                   meter: Meter) -> Iterable[dict[str, str]]:
         """Every full binding of the clause's variables that makes its body true in ``full``."""
         join = clause.join
@@ -417,7 +412,7 @@ class DerivedRules:
                 if literal.ground(binding) in full:
                     yield from extend(step + 1, binding)
                 return
-            for atom in source.get(literal.predicate or "", ()):
+            for atom in source.candidates(literal, binding):
                 meter.spend(1)
                 extended = _match(terms, atom, binding, clause.fitting)
                 if extended is not None:
@@ -428,6 +423,10 @@ class DerivedRules:
     def _complete(self, clause: _Compiled, binding: dict[str, str], full: Atoms,
                   meter: Meter) -> Iterable[dict[str, str]]:
         free = [v for v in clause.variables if v not in binding]
+        if not free:  # the join bound everything: the usual case
+            if all(check(full, binding) for _, check in clause.filters):
+                yield binding
+            return
         pools = [clause.pools[v] for v in free]
         for values in itertools.product(*pools):
             meter.spend(1)
@@ -469,11 +468,8 @@ class DerivedRules:
         candidates = [binding]
         pools: dict[str, tuple[Pool, Collection[str]]] = {v.name.key: self._pool(v) for v in clause.variables}
         fitting = {k: fit for k, (_, fit) in pools.items()}
-        index: dict[str, list[GroundAtom]] = {}
         wanted = {lit.predicate for lit in clause.atoms}
-        for fact in full:
-            if fact[0] in wanted:
-                index.setdefault(fact[0], []).append(fact)
+        index = _Index(fact for fact in full if fact[0] in wanted)
         for literal in clause.atoms:
             unbound = [t for t in literal.terms if t[0] == "?" and t not in candidates[0]]
             extended: list[dict[str, str]] = []
@@ -483,7 +479,7 @@ class DerivedRules:
                     if literal.ground(candidate) in full:
                         extended.append(candidate)
                     continue
-                for fact in index.get(literal.predicate or "", ()):
+                for fact in index.candidates(literal, candidate):
                     meter.spend(1)
                     match = _match(literal.terms, fact, candidate, fitting)
                     if match is not None:
@@ -574,12 +570,49 @@ def _match(terms: tuple[str, ...], atom: GroundAtom, binding: dict[str, str],
     return extended
 
 
-def _absorb(delta: set[GroundAtom], full: set[GroundAtom], index: dict[str, list[GroundAtom]],
-            derived: set[GroundAtom]) -> None:
+def _absorb(delta: set[GroundAtom], full: set[GroundAtom], index: _Index, derived: set[GroundAtom]) -> None:
     full.update(delta)
     derived.update(delta)
     for atom in delta:
-        index.setdefault(atom[0], []).append(atom)
+        index.add(atom)
+
+
+class _Index:
+    """Atoms by predicate and, built on first use, by (predicate, argument position) -> object: a join
+    step with a bound argument reads only the atoms that agree with it (the link after a path of a
+    transitive closure) instead of every atom of the predicate."""
+
+    __slots__ = ("by_position", "by_predicate")
+
+    def __init__(self, atoms: Iterable[GroundAtom] = ()) -> None:
+        self.by_predicate: dict[str, list[GroundAtom]] = {}
+        self.by_position: dict[str, dict[int, dict[str, list[GroundAtom]]]] = {}
+        for atom in atoms:
+            self.by_predicate.setdefault(atom[0], []).append(atom)
+
+    def add(self, atom: GroundAtom) -> None:
+        """One more atom, in every table built so far."""
+        self.by_predicate.setdefault(atom[0], []).append(atom)
+        for position, table in self.by_position.get(atom[0], {}).items():
+            if position + 1 < len(atom):
+                table.setdefault(atom[position + 1], []).append(atom)
+
+    def candidates(self, literal: _Literal, binding: Mapping[str, str]) -> Sequence[GroundAtom]:
+        """The atoms that may match ``literal`` under ``binding`` (its first bound argument agrees)."""
+        predicate = literal.predicate or ""
+        for position, term in enumerate(literal.terms):
+            value = binding.get(term) if term[0] == "?" else term
+            if value is None:
+                continue
+            tables = self.by_position.setdefault(predicate, {})
+            table = tables.get(position)
+            if table is None:
+                table = tables[position] = {}
+                for atom in self.by_predicate.get(predicate, ()):
+                    if position + 1 < len(atom):
+                        table.setdefault(atom[position + 1], []).append(atom)
+            return table.get(value, ())
+        return self.by_predicate.get(predicate, ())
 
 
 def _join_order(atoms: Sequence[_Literal]) -> tuple[_Literal, ...]:
