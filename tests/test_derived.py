@@ -348,3 +348,12 @@ def test_the_fixture_domains_lint_clean(name: str) -> None:
     domain, problem = fixture(name)
     assert [d.code for d in check_domain(domain) if d.severity.value in ("error", "warning")] == []
     assert [d.code for d in check_problem(problem, domain) if d.severity.value in ("error", "warning")] == []
+
+
+def test_a_rule_body_with_a_construct_the_world_does_not_model_is_not_trusted() -> None:
+    domain, problem = models(
+        "(define (domain d) (:requirements :derived-predicates :fluents) (:predicates (p)) (:functions (f)) "
+        "(:derived (p) (> (f) 1)) (:action a :parameters () :precondition (p) :effect ()))",
+        "(define (problem x) (:domain d) (:init (= (f) 2)) (:goal (p)))")
+    result = simulate(domain, problem, plan_of("(a)"))
+    assert result.valid is None and "numeric conditions (in `p`)" in (result.skipped_reason or "")

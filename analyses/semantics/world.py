@@ -788,6 +788,9 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
             elif isinstance(node, When):
                 for inner in walk(node.condition):
                     _condition_reason(inner, name, add)
+    for rule in domain.derived:  # a rule's body is a condition like any other
+        for node in walk(rule.body):
+            _condition_reason(node, f"`{rule.head.name.display}`", add)
     if domain.constraints is not None:
         add("PDDL3 trajectory constraints", "the domain")
     if problem.constraints is not None:
