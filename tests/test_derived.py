@@ -54,7 +54,8 @@ def models(domain_text: str, problem_text: str) -> tuple[Domain, Problem]:
 
 
 def fixture(name: str) -> tuple[Domain, Problem]:
-    return models((FIXTURES / f"{name}-domain.pddl").read_text(), (FIXTURES / f"{name}-problem.pddl").read_text())
+    domain = (FIXTURES / f"{name}-domain.pddl").read_text()
+    return models(domain, (FIXTURES / f"{name}-problem.pddl").read_text())
 
 
 def plan_of(text: str) -> Plan:
@@ -66,8 +67,9 @@ def plan_of(text: str) -> Plan:
 # --- the closure, against a naive evaluator ---------------------------------------------------------
 
 
-def naive_holds(formula: Formula, atoms: set[GroundAtom], binding: dict[str, str], objects: list[str]) -> bool:
-    """PDDL's truth of a condition, by the definition (untyped: the fixtures' quantifiers range over one type)."""
+def naive_holds(formula: Formula, atoms: set[GroundAtom], binding: dict[str, str],
+                objects: list[str]) -> bool:
+    """PDDL's truth of a condition, by the definition (the fixtures' quantifiers range over one type)."""
     if isinstance(formula, Atom):
         return (formula.predicate.key, *(binding.get(a.key, a.key) for a in formula.args)) in atoms
     if isinstance(formula, Not):
@@ -80,11 +82,12 @@ def naive_holds(formula: Formula, atoms: set[GroundAtom], binding: dict[str, str
         return (not naive_holds(formula.condition, atoms, binding, objects)
                 or naive_holds(formula.consequence, atoms, binding, objects))
     if isinstance(formula, Equality):
-        return binding.get(formula.left.key, formula.left.key) == binding.get(formula.right.key, formula.right.key)
+        left, right = formula.left.key, formula.right.key
+        return binding.get(left, left) == binding.get(right, right)
     assert isinstance(formula, Quantified)
     names = [v.name.key for v in formula.variables]
-    results = (naive_holds(formula.body, atoms, {**binding, **dict(zip(names, values, strict=True))}, objects)
-               for values in itertools.product(objects, repeat=len(names)))
+    results = (naive_holds(formula.body, atoms, {**binding, **dict(zip(names, values, strict=True))},
+                           objects) for values in itertools.product(objects, repeat=len(names)))
     return any(results) if formula.quantifier == "exists" else all(results)
 
 
@@ -100,8 +103,8 @@ def naive_closure(domain: Domain, basic: frozenset[GroundAtom], objects: list[st
                 names = [p.name.key for p in rule.head.parameters]
                 for values in itertools.product(objects, repeat=len(names)):
                     atom = (rule.head.name.key, *values)
-                    if atom not in atoms and naive_holds(rule.body, atoms, dict(zip(names, values, strict=True)),
-                                                         objects):
+                    binding = dict(zip(names, values, strict=True))
+                    if atom not in atoms and naive_holds(rule.body, atoms, binding, objects):
                         atoms.add(atom)
                         changed = True
     return frozenset(atoms - basic)
@@ -194,8 +197,8 @@ def test_a_negated_derived_atom_names_the_literal_that_holds() -> None:
     plan = "(open-door r1 r2)\n(open-door r2 r3)\n(open-door r3 r4)\n(seal r4)\n"
     failure = simulate(domain, problem, plan_of(plan)).failure
     assert failure is not None
-    assert "(cut-off r4) is false since step 3 (open-door r3 r4): no rule derives it — (reachable r4) holds" in (
-        failure.message)
+    assert ("(cut-off r4) is false since step 3 (open-door r3 r4): no rule derives it — "
+            "(reachable r4) holds") in failure.message
 
 
 # --- domains whose rules have no meaning --------------------------------------------------------------
@@ -218,8 +221,8 @@ def test_an_unstratified_domain_has_no_verdict_and_an_error_that_says_why() -> N
     result = simulate(domain, problem, plan_of("(a)"))
     assert result.valid is None
     assert result.skipped_reason == ("the derived predicates cannot be stratified: `p` depends on its own "
-                                     "negation (`p` reads the negation of `q`, `q` reads `p`), so no fixpoint "
-                                     "defines them")
+                                     "negation (`p` reads the negation of `q`, `q` reads `p`), so no "
+                                     "fixpoint defines them")
     [error] = [d for d in check_domain(domain) if d.code == "unstratified-derived"]
     assert error.severity.value == "error" and UNSTRATIFIED[error.span.start:error.span.end] == "p"
 
@@ -339,8 +342,11 @@ def test_the_hover_shows_derived_atoms_in_a_block_of_their_own() -> None:
 def test_an_ltl_goal_may_name_a_derived_predicate() -> None:
     domain, problem = fixture("above")
     plan = plan_of((FIXTURES / "above-plan.txt").read_text())
-    assert ltl_report(parse_ltl("above(b, d) then above(a, d)").formula, domain, problem, plan).satisfied is True
-    assert ltl_report(parse_ltl("above(d, a)").formula, domain, problem, plan).satisfied is False
+    def satisfied(text: str) -> bool | None:
+        return ltl_report(parse_ltl(text).formula, domain, problem, plan).satisfied
+
+    assert satisfied("above(b, d) then above(a, d)") is True
+    assert satisfied("above(d, a)") is False
 
 
 @pytest.mark.parametrize("name", ["above", "rooms", "delivery"])

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Callable, Collection, Iterable, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from plansight.analyses.model.pddl import (
@@ -284,7 +284,7 @@ class _Compiled:
     rule: _Rule
     clause: _Clause
     join: tuple[_Literal, ...]
-    fitting: dict[str, Collection[str]]
+    fitting: dict[str, Container[str]]
     pools: dict[str, Pool]
     filters: tuple[tuple[_Literal, Check], ...]
     recursive: tuple[int, ...] = ()
@@ -302,7 +302,7 @@ class DerivedRules:
     """
 
     def __init__(self, rules: Sequence[DerivedPredicate], compile_check: Callable[[Formula], Check],
-                 pool: Callable[[TypedName], tuple[Pool, Collection[str]]],
+                 pool: Callable[[TypedName], tuple[Pool, Container[str]]],
                  meter: Callable[[], Meter],
                  unmet: Callable[[Formula, Atoms, Binding], list[str]] | None = None) -> None:
         self.rules = tuple(rules)
@@ -337,7 +337,7 @@ class DerivedRules:
 
     def _prepare(self, rule: _Rule, clause: _Clause, component: frozenset[str]) -> _Compiled:
         typed = [*rule.rule.head.parameters, *clause.variables]
-        fitting: dict[str, Collection[str]] = {}
+        fitting: dict[str, Container[str]] = {}
         pools: dict[str, Pool] = {}
         for variable in typed:
             pools[variable.name.key], fitting[variable.name.key] = self._pool(variable)
@@ -466,7 +466,7 @@ class DerivedRules:
         """The first literal (positive atoms first, in the order written, then the others) that no
         candidate binding meets."""
         candidates = [binding]
-        pools: dict[str, tuple[Pool, Collection[str]]] = {v.name.key: self._pool(v) for v in clause.variables}
+        pools: dict[str, tuple[Pool, Container[str]]] = {v.name.key: self._pool(v) for v in clause.variables}
         fitting = {k: fit for k, (_, fit) in pools.items()}
         wanted = {lit.predicate for lit in clause.atoms}
         index = _Index(fact for fact in full if fact[0] in wanted)
@@ -548,7 +548,7 @@ def _with_variables(literal: _Literal, binding: Mapping[str, str]) -> str:
 
 
 def _match(terms: tuple[str, ...], atom: GroundAtom, binding: dict[str, str],
-           fitting: Mapping[str, Collection[str]]) -> dict[str, str] | None:
+           fitting: Mapping[str, Container[str]]) -> dict[str, str] | None:
     """``binding`` extended so that the literal's terms match ``atom``, or None."""
     if len(atom) != len(terms) + 1:
         return None
