@@ -298,4 +298,6 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     if goals.unsatisfied:
         where = "where the plan stops" if sim.failure is not None else "at the end"
         out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
+        for why in goals.why:
+            out.write(f"    {why}\n")
     write_reference_text(report, out)

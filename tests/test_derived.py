@@ -363,3 +363,16 @@ def test_a_rule_body_with_a_construct_the_world_does_not_model_is_not_trusted() 
         "(define (problem x) (:domain d) (:init (= (f) 2)) (:goal (p)))")
     result = simulate(domain, problem, plan_of("(a)"))
     assert result.valid is None and "numeric conditions (in `p`)" in (result.skipped_reason or "")
+
+
+def test_a_derived_goal_that_does_not_hold_is_explained_in_the_lint_message() -> None:
+    from plansight.analyses.checks.plan import simulation_diagnostics
+
+    domain, problem = fixture("delivery")
+    plan = "(load p1 depot)\n(load p2 depot)\n(drive depot a)\n(unload p1 a)\n(inspect a)\n"
+    result = simulate(domain, problem, plan_of(plan))
+    assert result.executable is True and result.goals.unsatisfied == ("(all-delivered)", "(checked p2)")
+    assert result.goals.why == ("(all-delivered) is false: no rule derives it — (delivered p2) is false",)
+    found = simulation_diagnostics(plan, plan_of(plan), problem, domain)
+    [goal] = [d for d in found if d.code == "goal-not-satisfied"]
+    assert "(all-delivered) is false: no rule derives it — (delivered p2) is false." in goal.message

@@ -174,6 +174,8 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
                  else "After the last step")
         verb = "does" if len(goals.unsatisfied) == 1 else "do"
         message = f"{where}, {len(goals.unsatisfied)} of {total} goals {verb} not hold: {listed}."
+        if goals.why:
+            message += " " + "; ".join(goals.why) + "."
         if failure is None:
             message += " The plan is executable but does not reach the goal: steps are missing."
         at = steps[-1].span if steps else _end_of(text)

@@ -21,7 +21,7 @@ from dataclasses import dataclass, field, replace
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.diagnostics.suggest import suffix
-from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.model.pddl import Atom, Domain, Plan, PlanStep, Problem
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 from plansight.analyses.semantics.state import EMPTY, State
 from plansight.analyses.semantics.world import Atoms, GroundAtom, Unmet, World, format_atom
@@ -106,6 +106,9 @@ class Goals:
 
     satisfied: tuple[str, ...]
     unsatisfied: tuple[str, ...]
+    why: tuple[str, ...] = ()
+    """For each unsatisfied goal that is a derived atom, why no rule derives it: ``(all-delivered) is
+    false: no rule derives it — (delivered p2) is false``."""
 
     @property
     def fraction(self) -> float:
@@ -357,9 +360,17 @@ class _Simulator:
     def _goals(self, state: State) -> Goals:
         satisfied: list[str] = []
         unsatisfied: list[str] = []
+        why: list[str] = []
+        rules = self.world.derived
         for formula, text in self.world.goal_literals():
-            (satisfied if self.world.holds(formula, state) else unsatisfied).append(text)
-        return Goals(tuple(satisfied), tuple(unsatisfied))
+            if self.world.holds(formula, state):
+                satisfied.append(text)
+                continue
+            unsatisfied.append(text)
+            if rules is not None and isinstance(formula, Atom) and formula.predicate.key in rules.heads:
+                atom = (formula.predicate.key, *(a.key for a in formula.args))
+                why.append(f"{text} is false: {rules.explain(atom, self.world.full_atoms(state.atoms))}")
+        return Goals(tuple(satisfied), tuple(unsatisfied), tuple(why))
 
     def _static_failure(self, index: int, step: PlanStep, category: str) -> Failure:
         text = step_text(step)

@@ -68,8 +68,9 @@ Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 
 ACTION_COSTS = frozenset({"total-cost"})
 GROUND_CACHE_SIZE = 200_000
-CLOSURE_CACHE_SIZE = 4096
-"""States whose derived atoms are remembered (an editor hover and a goal check ask for the same states)."""
+CLOSURE_CACHE_SIZE = 256
+"""States whose derived atoms are remembered: a goal check, a hover, an LTL trajectory ask about the same
+few states in a row (each entry holds a copy of its state with the derived atoms, so it stays small)."""
 SPEND_EVERY = 256
 """Quantifier instances counted locally before they are charged to the world's meter at once."""
 _VARIABLE = re.compile(r"\?[^\s()]+")
@@ -213,7 +214,8 @@ class World:
                                      self._unmet_texts) if domain.derived else None)
         """The domain's ``:derived`` rules (analyses/semantics/derived.py), None without any: conditions
         read a state's basic atoms together with the derived atoms their closure adds."""
-        self._closures: dict[frozenset[GroundAtom], frozenset[GroundAtom]] = {}
+        self._closures: dict[frozenset[GroundAtom], tuple[frozenset[GroundAtom], frozenset[GroundAtom]]] = {}
+        """basic atoms -> (their derived atoms, both together)"""
         if self.derived is not None:  # only the rules decide a derived atom: one listed in :init is not basic
             heads = self.derived.heads
             self._initial = State(frozenset(a for a in self._initial.atoms if a[0] not in heads),
@@ -276,22 +278,22 @@ class World:
 
     def derived_atoms(self, atoms: Atoms) -> frozenset[GroundAtom]:
         """The derived atoms that hold over the basic ``atoms`` (empty when the domain has no rules)."""
-        if self.derived is None:
-            return frozenset()
+        return self._closure(atoms)[0] if self.derived is not None else frozenset()
+
+    def full_atoms(self, atoms: Atoms) -> Atoms:
+        """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure."""
+        return self._closure(atoms)[1] if self.derived is not None else atoms
+
+    def _closure(self, atoms: Atoms) -> tuple[frozenset[GroundAtom], frozenset[GroundAtom]]:
+        assert self.derived is not None
         key = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
         found = self._closures.get(key)
         if found is None:
             if len(self._closures) >= CLOSURE_CACHE_SIZE:
                 self._closures.clear()
-            found = self._closures[key] = self.derived.closure(key)
+            derived = self.derived.closure(key)
+            found = self._closures[key] = (derived, key | derived if derived else key)
         return found
-
-    def full_atoms(self, atoms: Atoms) -> Atoms:
-        """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure."""
-        if self.derived is None:
-            return atoms
-        derived = self.derived_atoms(atoms)
-        return frozenset(atoms).union(derived) if derived else atoms
 
     def _check(self, formula: Formula) -> Check:
         cached = self._checks.get(id(formula))
