@@ -4,7 +4,8 @@ Three domains of our own (tests/fixtures/beyond_classical/derived/): the recursi
 blocks world, a stratified negation (``cut-off`` is ``not reachable``, ``all-reachable`` a ``forall``
 over it) and derived predicates in the goal and in ``when`` conditions. Each valid plan is mutated
 systematically (every step dropped, every adjacent pair swapped, every step repeated, the plan cut
-short) and VAL's ``Validate`` runs side by side with plansight on each mutant.
+short, the arguments of each step reversed) and VAL's ``Validate`` runs side by side with plansight
+on each mutant.
 """
 
 from __future__ import annotations
@@ -57,6 +58,14 @@ def val_verdict(domain: Path, problem: Path, plan: Path) -> Verdict:
         unsatisfied = frozenset(
             atom if value != "false" else f"(not {atom})" for atom, value in _ADVICE.findall(advice))
         return Verdict(False, failing, unsatisfied)
+    if "Type problem in action" in report:  # VAL checks argument types before it runs the plan
+        dump = report[report.index("Type problem in action"):]
+        action = re.search(r"op_sym: \n\s+\(symbol\)\n\s+name: (\S+)", dump)
+        assert action is not None, report
+        args = re.findall(r"^      name: ([^\s\[]+)\[", dump, re.MULTILINE)
+        wrong = "(" + " ".join([action.group(1), *args]) + ")"
+        steps = [line.strip().lower() for line in plan.read_text().splitlines() if line.strip()]
+        return Verdict(False, steps.index(wrong))
     assert "Goal not satisfied" in report, report
     return Verdict(False, None)
 
@@ -71,7 +80,8 @@ def plansight_verdict(simulation: Simulation) -> Verdict:
 
 
 def mutations(steps: list[str]) -> list[tuple[str, list[str]]]:
-    """Systematic mutations of a plan, each named: drops, adjacent swaps, repeats, a cut."""
+    """Systematic mutations of a plan, each named: drops, adjacent swaps, repeats, arguments reversed,
+    a cut."""
     out: list[tuple[str, list[str]]] = [("original", steps)]
     for i in range(len(steps)):
         out.append((f"drop {i + 1}", steps[:i] + steps[i + 1:]))
@@ -81,6 +91,11 @@ def mutations(steps: list[str]) -> list[tuple[str, list[str]]]:
         out.append((f"swap {i + 1}-{i + 2}", swapped))
     for i in range(len(steps)):
         out.append((f"repeat {i + 1}", steps[:i + 1] + steps[i:]))
+    for i, step in enumerate(steps):
+        words = step.strip("()").split()
+        if len(words) > 2:  # the arguments of a step in the other order
+            out.append((f"reverse {i + 1}", [*steps[:i], f"({' '.join([words[0], *reversed(words[1:])])})",
+                                             *steps[i + 1:]]))
     out.append(("cut last", steps[:-1]))
     return out
 
