@@ -376,3 +376,14 @@ def test_a_derived_goal_that_does_not_hold_is_explained_in_the_lint_message() ->
     found = simulation_diagnostics(plan, plan_of(plan), problem, domain)
     [goal] = [d for d in found if d.code == "goal-not-satisfied"]
     assert "(all-delivered) is false: no rule derives it — (delivered p2) is false." in goal.message
+
+
+def test_two_sibling_exists_with_the_same_variable_name_are_two_variables() -> None:
+    domain, problem = models(
+        "(define (domain d) (:requirements :derived-predicates :existential-preconditions)"
+        " (:predicates (p ?x) (q ?x) (both))"
+        " (:derived (both) (and (exists (?z) (p ?z)) (exists (?z) (q ?z)))))",
+        "(define (problem x) (:domain d) (:objects a b) (:init (p a) (q b)) (:goal (both)))")
+    world = World.build(domain, problem)
+    assert world.derived_atoms(world.initial_state().atoms) == {("both",)}
+    assert world.derived_atoms(frozenset({("p", "a")})) == frozenset()

@@ -250,7 +250,10 @@ def _clauses(formula: Formula, taken: frozenset[str]) -> list[_Clause] | None:
         product = [_Clause((), ())]
         for arg in formula.args:
             inner = _clauses(arg, taken) or [_Clause((), (_residual(arg),))]
-            if len(product) * len(inner) > MAX_CLAUSES:
+            bound = {v.name.key for clause in product for v in clause.variables}
+            if len(product) * len(inner) > MAX_CLAUSES or any(
+                    v.name.key in bound for clause in inner for v in clause.variables):
+                # too many clauses, or two sibling `exists` naming the same variable (distinct variables)
                 inner = [_Clause((), (_residual(arg),))]
             product = [_Clause((*left.variables, *right.variables), (*left.literals, *right.literals))
                        for left in product for right in inner]
