@@ -491,23 +491,29 @@ class DerivedRules:
                 return _failed(literal, candidates, binding, unbound)
             candidates = extended
         free = [v.name.key for v in clause.variables if v.name.key not in candidates[0]]
+        if free and clause.filters:  # variables no positive atom binds range over their objects
+            expanded = []
+            for candidate in candidates:
+                for values in itertools.product(*(pools[v][0] for v in free)):
+                    meter.spend(1)
+                    expanded.append({**candidate, **dict(zip(free, values, strict=True))})
+            if not expanded:
+                return f"no object can stand for {', '.join(free)}"
+            candidates = expanded
         for literal in clause.filters:
             check = self._compile(literal.formula)
             survivors = []
             for candidate in candidates:
-                for values in itertools.product(*(pools[v][0] for v in free)):
-                    meter.spend(1)
-                    whole = {**candidate, **dict(zip(free, values, strict=True))}
-                    if check(full, whole):
-                        survivors.append(candidate)
-                        break
+                meter.spend(1)
+                if check(full, candidate):
+                    survivors.append(candidate)
             if not survivors:
-                if literal.predicate is None and len(candidates) == 1 and not free and self._unmet:
+                if literal.predicate is None and len(candidates) == 1 and self._unmet:
                     parts = self._unmet(literal.formula, full, candidates[0])
                     if parts:
                         chosen = [v for v in candidates[0] if v not in binding]
                         return _for(chosen, candidates) + "; ".join(f"{part} is false" for part in parts[:3])
-                return _failed(literal, candidates, binding, free)
+                return _failed(literal, candidates, binding, ())
             candidates = survivors
         return "its body holds"  # unreachable for a false atom; kept honest rather than asserted
 
@@ -520,10 +526,9 @@ def _failed(literal: _Literal, candidates: list[dict[str, str]], head: Mapping[s
     if literal.predicate is None:
         bound = candidates[0] if len(candidates) == 1 else head
         return f"{prefix}{ground_text(literal.formula, bound)} is false"
-    if unbound:
+    if unbound:  # a positive atom of the join that no atom of the state matches
         shown = _with_variables(literal, candidates[0] if len(candidates) == 1 else head)
-        quantity = "no" if literal.positive else "every"
-        return f"{prefix}{shown} holds for {quantity} {', '.join(unbound)}"
+        return f"{prefix}{shown} holds for no {', '.join(unbound)}"
     shown = _with_variables(literal, candidates[0] if len(candidates) == 1 else head)
     return f"{prefix}{shown} is false" if literal.positive else f"{prefix}{shown} holds"
 
