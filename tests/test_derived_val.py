@@ -16,8 +16,11 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from derived_strategies import CONSTANTS, random_domain
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
-from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.plans.simulate import Simulation, simulate
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -132,3 +135,46 @@ def test_plansight_agrees_with_val(name: str, label: str, steps: list[str], tmp_
     assert (got.valid, got.failing) == (expected.valid, expected.failing)
     if expected.unsatisfied:  # VAL's repair advice sometimes names nothing (a 0-ary derived atom)
         assert got.unsatisfied == expected.unsatisfied
+
+
+# --- random stratified rules, random plans -----------------------------------------------------------
+
+ACTIONS = """
+ (:action set1 :parameters (?x) :precondition () :effect (b1 ?x))
+ (:action clear1 :parameters (?x) :precondition () :effect (not (b1 ?x)))
+ (:action set2 :parameters (?x ?y) :precondition () :effect (b2 ?x ?y))
+ (:action clear2 :parameters (?x ?y) :precondition () :effect (not (b2 ?x ?y)))
+ (:action check1 :parameters (?x) :precondition (d1 ?x) :effect (done))
+ (:action check2 :parameters (?x ?y) :precondition (d2 ?x ?y) :effect (done))
+ (:action check3 :parameters () :precondition (d3) :effect (done))
+ (:action uncheck1 :parameters (?x) :precondition (not (d1 ?x)) :effect (done)))"""
+ARITIES = {"set1": 1, "clear1": 1, "set2": 2, "clear2": 2, "check1": 1, "check2": 2, "check3": 0,
+           "uncheck1": 1}
+RANDOM_PROBLEM = "(define (problem x) (:domain r) (:init) (:goal (done)))"
+
+
+def _random_plans() -> st.SearchStrategy[list[str]]:
+    def step(name: str) -> st.SearchStrategy[str]:
+        args = st.lists(st.sampled_from(CONSTANTS), min_size=ARITIES[name], max_size=ARITIES[name])
+        return args.map(lambda values: "(" + " ".join([name, *values]) + ")")
+
+    return st.lists(st.sampled_from(sorted(ARITIES)).flatmap(step), min_size=1, max_size=6)
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(data=st.data())
+def test_random_stratified_domains_agree_with_val(data: st.DataObject, tmp_path: Path) -> None:
+    """Rule bodies of every shape (and, or, not, imply, exists, forall, =, recursion, stratified negation)
+    read by preconditions, on random plans: VAL and plansight give the same verdict and failing step."""
+    rules = data.draw(random_domain())
+    text = rules.replace("(d3))", "(d3) (done))", 1)[:-1] + ACTIONS
+    steps = data.draw(_random_plans())
+    (tmp_path / "d.pddl").write_text(text)
+    (tmp_path / "p.pddl").write_text(RANDOM_PROBLEM)
+    (tmp_path / "plan.txt").write_text("\n".join(steps) + "\n")
+    expected = val_verdict(tmp_path / "d.pddl", tmp_path / "p.pddl", tmp_path / "plan.txt")
+    domain = parse_pddl(text).model
+    problem = parse_pddl(RANDOM_PROBLEM).model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    got = plansight_verdict(simulate(domain, problem, parse_plan("\n".join(steps)).plan or Plan()))
+    assert (got.valid, got.failing) == (expected.valid, expected.failing), (text, steps)
