@@ -178,3 +178,15 @@ def test_random_stratified_domains_agree_with_val(data: st.DataObject, tmp_path:
     assert isinstance(domain, Domain) and isinstance(problem, Problem)
     got = plansight_verdict(simulate(domain, problem, parse_plan("\n".join(steps)).plan or Plan()))
     assert (got.valid, got.failing) == (expected.valid, expected.failing), (text, steps)
+
+
+def test_val_fails_a_plan_of_an_unstratified_domain_which_has_no_verdict(tmp_path: Path) -> None:
+    """VAL's one slip on derived predicates (kept as a minimal example): it gives rules without a meaning
+    a verdict; plansight answers unknown and names the loop through the negation."""
+    parts = ("domain.pddl", "problem.pddl", "plan.txt")
+    names = [FIXTURES / f"val-slip-unstratified-{part}" for part in parts]
+    assert val_verdict(*names) == Verdict(False, 0)
+    domain, problem = parse_pddl(names[0].read_text()).model, parse_pddl(names[1].read_text()).model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    result = simulate(domain, problem, parse_plan(names[2].read_text()).plan or Plan())
+    assert result.valid is None and "`p` depends on its own negation" in (result.skipped_reason or "")
