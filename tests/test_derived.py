@@ -411,3 +411,20 @@ def test_random_stratified_rules_reach_the_naive_fixpoint(domain_text: str, basi
         if atom not in derived:  # every false derived atom gets a reason that names an unmet literal
             reason = rules.explain(atom, full)
             assert reason.startswith("no rule derives it — ") and "its body holds" not in reason, reason
+
+
+def test_the_plan_view_carries_derived_atoms_apart_for_its_state_panel() -> None:
+    from plansight.analyses.plans.plan_html import plan_html
+    from plansight.analyses.plans.plan_view import plan_view
+
+    view = plan_view(above_job((FIXTURES / "above-plan.txt").read_text()))
+    assert view["has_derived"] is True and view["initial_derived"] == []
+    assert view["steps"][5]["derived_added"] == ["(above a b)", "(above a c)", "(above a d)"]
+    assert "(above" not in " ".join(atom for step in view["steps"] for atom in step["added"])
+    assert "Derived by the :derived rules" in plan_html(view, nonce="n")
+    examples = Path(__file__).parent.parent / "examples" / "blocksworld"
+    domain, problem = models((examples / "domain.pddl").read_text(), (examples / "p01.pddl").read_text())
+    simulation = simulate(domain, problem, plan_of((examples / "p01.plan").read_text()))
+    classical = plan_view(PlanJob("p01.plan", domain=domain, problem=problem, simulation=simulation))
+    assert classical["has_derived"] is False
+    assert '<p class="muted">Derived by the :derived rules:</p>' not in plan_html(classical, nonce="n")

@@ -69,6 +69,19 @@ PLAN_SCRIPT = r"""
     }
     return state;
   };
+  const derivedAfter = (last) => {
+    const derived = new Set(data.initial_derived);
+    for (let i = 0; i <= last && i < data.steps.length; i++) {
+      const step = data.steps[i];
+      if (step.status !== "executed") break;
+      for (const atom of step.derived_deleted) derived.delete(atom);
+      for (const atom of step.derived_added) derived.add(atom);
+    }
+    return derived;
+  };
+  const derivedList = (last, marked) => data.has_derived
+    ? [el("p", "muted", "Derived by the :derived rules:"), atomList(derivedAfter(last), marked, "added")]
+    : [];
   const atomList = (atoms, marked, cls) => {
     const list = el("ul", "atoms");
     for (const atom of [...atoms].sort()) list.append(el("li", marked.has(atom) ? cls : "", atom));
@@ -80,7 +93,8 @@ PLAN_SCRIPT = r"""
     for (const node of chosen) node.classList.add("selected");
     panel.replaceChildren();
     if (index < 0) {
-      panel.append(el("h3", "", "Initial state"), atomList(data.initial, new Set(), ""));
+      panel.append(el("h3", "", "Initial state"), atomList(data.initial, new Set(), ""),
+                   ...derivedList(-1, new Set()));
       return;
     }
     const step = data.steps[index];
@@ -94,7 +108,8 @@ PLAN_SCRIPT = r"""
         panel.append(line);
       }
       panel.append(el("p", "muted", "State after this step (what it made true in bold):"),
-                   atomList(stateAfter(index), new Set(step.added), "added"));
+                   atomList(stateAfter(index), new Set(step.added), "added"),
+                   ...derivedList(index, new Set(step.derived_added)));
       if (step.deleted.length) {
         panel.append(el("p", "muted", "No longer true:"),
                      atomList(step.deleted, new Set(step.deleted), "deleted"));
@@ -102,12 +117,12 @@ PLAN_SCRIPT = r"""
     } else if (step.status === "failed") {
       panel.append(el("p", "bad", data.failure.message),
                    el("p", "muted", "State where the plan stops (before this step):"),
-                   atomList(stateAfter(index - 1), new Set(), ""));
+                   atomList(stateAfter(index - 1), new Set(), ""), ...derivedList(index - 1, new Set()));
     } else if (step.status === "unreached") {
       const stop = data.failure.index;
       const words = "Not reached: the plan stops at step " + (stop + 1) + ". State where it stops:";
       panel.append(el("p", "muted", words),
-                   atomList(stateAfter(stop - 1), new Set(), ""));
+                   atomList(stateAfter(stop - 1), new Set(), ""), ...derivedList(stop - 1, new Set()));
     } else {
       panel.append(el("p", "muted", "Not simulated: " + data.not_simulated));
     }
@@ -152,8 +167,8 @@ def plan_html(view: dict[str, Any], nonce: str | None = None) -> str:
 
 
 def _script_data(view: dict[str, Any]) -> dict[str, Any]:
-    keys = ("initial", "failure", "not_simulated")
-    fields = ("action", "status", "added", "deleted", "touches")
+    keys = ("initial", "initial_derived", "has_derived", "failure", "not_simulated")
+    fields = ("action", "status", "added", "deleted", "derived_added", "derived_deleted", "touches")
     steps = [{k: step[k] for k in fields} for step in view["steps"]]
     return {**{k: view[k] for k in keys}, "steps": steps}
 
@@ -363,4 +378,8 @@ def _initial_state(view: dict[str, Any]) -> str:
     if view["not_simulated"] is not None:
         return f'<p class="muted">No state: {esc(view["not_simulated"])}</p>'
     atoms = "".join(f"<li>{esc(atom)}</li>" for atom in view["initial"])
-    return f'<h3>Initial state</h3><ul class="atoms">{atoms}</ul>'
+    html = f'<h3>Initial state</h3><ul class="atoms">{atoms}</ul>'
+    if view["has_derived"]:
+        derived = "".join(f"<li>{esc(atom)}</li>" for atom in view["initial_derived"])
+        html += f'<p class="muted">Derived by the :derived rules:</p><ul class="atoms">{derived}</ul>'
+    return html

@@ -45,9 +45,11 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
     for index, step in enumerate(steps):
         added: tuple[GroundAtom, ...] = ()
         deleted: tuple[GroundAtom, ...] = ()
+        derived: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] = ((), ())
         if index < len(trace):
             status = "executed"
             added, deleted = trace[index].added, trace[index].deleted
+            derived = (trace[index].derived_added, trace[index].derived_deleted)
         elif not_simulated is not None:
             status = "not simulated"
         elif failure is not None and index == failure.index:
@@ -64,6 +66,8 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
             "redundant": index in redundant,
             "added": [format_atom(a) for a in added],
             "deleted": [format_atom(a) for a in deleted],
+            "derived_added": [format_atom(a) for a in derived[0]],
+            "derived_deleted": [format_atom(a) for a in derived[1]],
             "touches": _touches(step, added, deleted),
         })
     return {
@@ -82,6 +86,9 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
         "steps": rows,
         "lanes": _lanes(job, rows),
         "initial": sorted_atoms(sim.initial) if sim is not None and not_simulated is None else [],
+        "initial_derived": (sorted(format_atom(a) for a in sim.derived_before(0))
+                            if sim is not None and not_simulated is None else []),
+        "has_derived": sim is not None and sim.world is not None and sim.world.derived is not None,
         "goals": None if sim is None or not_simulated is not None else {
             "satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied)},
         "temporal": any(row["time"] is not None for row in rows),
