@@ -361,7 +361,7 @@ class _Simulator:
         satisfied: list[str] = []
         unsatisfied: list[str] = []
         why: list[str] = []
-        rules = self.world.derived
+        rules = self.world.derived if self.explain else None
         for formula, text in self.world.goal_literals():
             if self.world.holds(formula, state):
                 satisfied.append(text)
