@@ -464,7 +464,6 @@ class _Simulator:
         return f"{missing.text} is false and has not held at any point so far"
 
 
-
 def _touches(predicates: Set[str], added: Sequence[GroundAtom], deleted: Sequence[GroundAtom]) -> bool:
     """Whether a step changed an atom some derived rule reads (else the closure stays as it was)."""
     return any(a[0] in predicates for a in added) or any(a[0] in predicates for a in deleted)
