@@ -96,15 +96,15 @@ def test_flags_link_a_plan_anywhere_and_a_missing_problem_exits_2(tmp_path: Path
 
 
 def test_unsupported_domain_is_skipped_with_its_reason_not_judged(tmp_path: Path) -> None:
-    (tmp_path / "domain.pddl").write_text("""(define (domain d) (:requirements :strips :fluents)
-      (:predicates (p)) (:functions (fuel))
-      (:action go :parameters () :precondition (> (fuel) 0) :effect (p)))""")
-    (tmp_path / "p.pddl").write_text("(define (problem x) (:domain d) (:init (= (fuel) 1)) (:goal (p)))")
+    (tmp_path / "domain.pddl").write_text("""(define (domain d) (:requirements :strips :non-deterministic)
+      (:predicates (p) (q))
+      (:action go :parameters () :precondition (q) :effect (oneof (p) (q))))""")
+    (tmp_path / "p.pddl").write_text("(define (problem x) (:domain d) (:init (q)) (:goal (p)))")
     (tmp_path / "p.plan").write_text("(go)\n")
     code, report = run_json("p.plan", cwd=tmp_path)
     assert code == 0
     assert report["valid"] is None and report["lea"] is None and report["executable"] is None
-    assert "numeric conditions" in report["skipped_reason"]
+    assert "non-deterministic effects" in report["skipped_reason"]
 
 
 def test_unparseable_line_is_a_parse_failure(tmp_path: Path) -> None:

@@ -138,7 +138,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
         return [make("simulation-skipped",
                      f"The plan is not simulated: {result.skipped_reason}, which the simulator does not "
                      "model (it covers STRIPS and ADL: typing, negation, equality, quantifiers, conditional "
-                     "effects, action costs). The other checks still ran.",
+                     "effects, numeric fluents and action costs). The other checks still ran.",
                      at)]
     failure = result.failure
     if failure is not None and failure.category not in RUNTIME_CATEGORIES:

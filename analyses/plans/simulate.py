@@ -1,7 +1,8 @@
 """Simulate a plan step by step (docs/metrics.md): the trace, LEA, where and why the plan breaks, goals.
 
 The state after each step is not stored: a 10,000-step plan over a large problem would hold
-10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms); states
+10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms, fluent values
+before and after); states
 are rebuilt on demand from the nearest checkpoint (one frozen state every ``CHECKPOINT_EVERY``
 steps), and the explanation of a failure walks the deltas backwards to find the step after which a
 missing atom stopped holding.
@@ -10,27 +11,42 @@ Failure categories follow the Embodied Agent Interface (Li et al. 2024, Appendix
 "grammar" errors (``parse``, ``unknown_action``, ``arity``, ``unknown_object``, ``type``), then the
 runtime ones in the paper's order — ``additional_step`` when everything the step would add holds
 already, ``missing_step`` when some unsatisfied precondition never held before, ``wrong_order`` when
-each held at some earlier point.
+each held at some earlier point. Numeric plans add two runtime categories VAL also stops at
+(docs/beyond-classical-numeric.md): ``undefined_value`` when the step reads a fluent that has no value,
+``conflicting_effects`` when it assigns one fluent twice.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.diagnostics.suggest import suffix
-from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
+from plansight.analyses.model.pddl import Comparison, Domain, FunctionTerm, Plan, PlanStep, Problem, walk
+from plansight.analyses.model.pddl import numeric_terms as expression_nodes
+from plansight.analyses.model.printer import print_formula
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
-from plansight.analyses.semantics.state import EMPTY, State
-from plansight.analyses.semantics.world import GroundAtom, Unmet, World, format_atom
+from plansight.analyses.semantics.fluents import UndefinedValue, evaluate, ground_term, term_text
+from plansight.analyses.semantics.state import EMPTY, GroundTerm, State
+from plansight.analyses.semantics.world import (
+    ConflictingUpdates,
+    GroundAtom,
+    Unmet,
+    Valued,
+    World,
+    format_atom,
+    updated_values,
+)
 from plansight.analyses.syntax.lexical import without_comment
 
 CHECKPOINT_EVERY = 256
 
 STATIC_CATEGORIES = ("parse", "unknown_action", "arity", "unknown_object", "type")
-RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order")
+RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order", "undefined_value",
+                      "conflicting_effects")
 CATEGORY_WORDS = {
     "parse": "not an action",
     "unknown_action": "unknown action",
@@ -40,7 +56,29 @@ CATEGORY_WORDS = {
     "additional_step": "additional step",
     "missing_step": "missing step",
     "wrong_order": "wrong order",
+    "undefined_value": "reads an undefined value",
+    "conflicting_effects": "conflicting numeric effects",
 }
+
+ValueChange = tuple[GroundTerm, float | None, float]
+"""A fluent a step changed: the term, its value before (None when undefined) and after."""
+
+
+def number_text(value: float | None) -> str:
+    """A fluent value as VAL prints it: ``4``, ``2.5``, ``inf``; ``undefined`` for no value."""
+    if value is None:
+        return "undefined"
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.12g}"
+
+
+def change_text(change: ValueChange) -> str:
+    """``(fuel t1) 10 -> 4``."""
+    term, before, after = change
+    return f"{term_text(term)} {number_text(before)} -> {number_text(after)}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +91,14 @@ class Unparsed:
 
 @dataclass(frozen=True, slots=True)
 class TraceStep:
-    """One executed step and what it changed (atoms that became true / false)."""
+    """One executed step and what it changed (atoms that became true / false, fluent values)."""
 
     index: int
     step: PlanStep
     added: tuple[GroundAtom, ...]
     deleted: tuple[GroundAtom, ...]
+    changed: tuple[ValueChange, ...] = ()
+    """The fluents whose value the step changed, in the order its effects name them."""
 
     @property
     def action(self) -> str:
@@ -79,6 +119,8 @@ class Missing:
     text: str
     stopped_after: int | None
     held_before: bool
+    values: str = ""
+    """For a numeric condition, the values it reads and the steps that set them (empty otherwise)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,6 +150,23 @@ class Goals:
         return len(self.satisfied) / total if total else 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class MetricValue:
+    """The problem's ``:metric`` in the final state of a valid plan; ``value`` is None (with the reason)
+    when the expression reads a fluent that has no value."""
+
+    direction: str
+    expression: str
+    value: float | None
+    reason: str | None = None
+
+    @property
+    def text(self) -> str:
+        """``minimize (total-cost) = 12``."""
+        shown = number_text(self.value) if self.value is not None else f"no value ({self.reason})"
+        return f"{self.direction} {self.expression} = {shown}"
+
+
 @dataclass(frozen=True)
 class Simulation:
     """The outcome of simulating one plan. When ``skipped_reason`` is set nothing was simulated;
@@ -127,6 +186,8 @@ class Simulation:
     stopped_reason: str | None = None
     """Why the simulation stopped before its verdict (analyses/semantics/budget.py): ``stopped after
     10 s: the precondition of step 3 (forall over 6 variables) has 4.1e9 instances``."""
+    metric: MetricValue | None = None
+    """The ``:metric`` of a valid plan (None without a metric, or when the plan is not valid)."""
 
     @property
     def lea_reached(self) -> int:
@@ -170,10 +231,16 @@ class Simulation:
         checkpoint = index // CHECKPOINT_EVERY
         start = self._checkpoints[checkpoint] if self._checkpoints else self.initial
         state = set(start.atoms)
+        values: dict[GroundTerm, float] | None = None
         for step in self.trace[checkpoint * CHECKPOINT_EVERY:index]:
             state.difference_update(step.deleted)
             state.update(step.added)
-        return State(frozenset(state), start.values)
+            if step.changed:
+                if values is None:
+                    values = dict(start.values)
+                for term, _, after in step.changed:
+                    values[term] = after
+        return State(frozenset(state), start.values if values is None else values)
 
     def state_after(self, index: int) -> State:
         """The state after step ``index`` (0-based), i.e. before the next one."""
@@ -192,7 +259,18 @@ class Simulation:
         for step in self.trace:
             state.difference_update(step.deleted)
             state.update(step.added)
+            if step.changed:
+                values = dict(values)
+                for term, _, after in step.changed:
+                    values[term] = after
             yield State(frozenset(state), values)
+
+    def last_change(self, term: GroundTerm, before: int) -> TraceStep | None:
+        """The last step before step ``before`` (0-based) that changed fluent ``term``."""
+        for step in reversed(self.trace[:before]):
+            if any(changed[0] == term for changed in step.changed):
+                return step
+        return None
 
 
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
@@ -284,7 +362,8 @@ class _Simulator:
                               stopped_reason=exceeded.reason)
 
     def _run(self, meter: Meter) -> Simulation:
-        state: set[GroundAtom] = set(self.initial.atoms)  # stepped in place: one copy, not one per step
+        # stepped in place: one copy, not one per step; a numeric world's set carries the values
+        state: set[GroundAtom] = Valued(self.initial) if self.world.numeric else set(self.initial.atoms)
         values = self.initial.values
         world = self.world
         failure: Failure | None = None
@@ -293,6 +372,8 @@ class _Simulator:
             meter.spend(1)
             self.stage, self.index = "precondition", index
             if index and index % CHECKPOINT_EVERY == 0:
+                if isinstance(state, Valued):
+                    values = dict(state.values)
                 self.checkpoints.append(State(frozenset(state), values))
             if isinstance(step, Unparsed):
                 failure = Failure(index, step.text, "parse", (), (
@@ -303,31 +384,65 @@ class _Simulator:
             if ground.problem is not None:
                 failure = self._static_failure(index, step, ground.problem)
                 break
-            if not ground.applicable(state):
-                failure = self._runtime_failure(index, step, state, ground.binding)
+            try:
+                if not ground.applicable(state):
+                    failure = self._runtime_failure(index, step, state, ground.binding)
+                    break
+                self.stage = "effects"
+                adds, deletes = ground.changes(state)
+                changed: tuple[ValueChange, ...] = ()
+                if ground.updates is not None:
+                    assert isinstance(state, Valued)
+                    changed = _apply_updates(state.values, ground.numeric_changes(state))
+            except UndefinedValue as undefined:
+                failure = self._undefined_failure(index, step, undefined)
                 break
-            self.stage = "effects"
-            adds, deletes = ground.changes(state)
+            except ConflictingUpdates as conflict:
+                failure = self._conflict_failure(index, step, conflict)
+                break
             deleted = tuple(a for a in deletes if a in state and a not in adds)
             added = tuple(a for a in adds if a not in state)
             if ground.effects is None:  # collected afresh: may hold repeats
                 deleted, added = tuple(dict.fromkeys(deleted)), tuple(dict.fromkeys(added))
             state.difference_update(deleted)
             state.update(added)
-            if not added and not deleted:
+            if not added and not deleted and not changed:
                 self.redundant.append(index)
-            trace.append(TraceStep(index, step, added, deleted))
+            trace.append(TraceStep(index, step, added, deleted, changed))
         self.stage = "goal"
-        goals = self._goals(State(frozenset(state), values))
+        final = state.frozen() if isinstance(state, Valued) else State(frozenset(state), values)
+        goals = self._goals(final)
+        metric = None
+        if failure is None and not goals.unsatisfied:
+            metric = metric_value(world, final, len(self.steps))
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
-                          None, world, self.initial, tuple(self.checkpoints))
+                          None, world, self.initial, tuple(self.checkpoints), metric=metric)
 
     def _goals(self, state: State) -> Goals:
         satisfied: list[str] = []
         unsatisfied: list[str] = []
         for formula, text in self.world.goal_literals():
-            (satisfied if self.world.holds(formula, state) else unsatisfied).append(text)
+            try:
+                holds = self.world.holds(formula, state)
+            except UndefinedValue as undefined:  # VAL stops at the goal too ("undefined expression")
+                holds, text = False, f"{text} (it reads {undefined.text})"
+            (satisfied if holds else unsatisfied).append(text)
         return Goals(tuple(satisfied), tuple(unsatisfied))
+
+    def _undefined_failure(self, index: int, step: PlanStep, undefined: UndefinedValue) -> Failure:
+        text = step_text(step)
+        missing = Missing(undefined.text, None, False)
+        message = (f"Step {index + 1} {text} cannot be executed: it reads a value that is not defined "
+                   f"({undefined.text}: neither the initial state nor an earlier step gives it one). "
+                   f"Category: {CATEGORY_WORDS['undefined_value']}.")
+        return Failure(index, text, "undefined_value", (missing,), message, step.span)
+
+    def _conflict_failure(self, index: int, step: PlanStep, conflict: ConflictingUpdates) -> Failure:
+        text = step_text(step)
+        message = (f"Step {index + 1} {text} cannot be executed: {conflict} (an `assign` or a scaling "
+                   "cannot be combined with another update of the same fluent in one step). "
+                   f"Category: {CATEGORY_WORDS['conflicting_effects']}.")
+        return Failure(index, text, "conflicting_effects", (), message, step.span)
 
     def _static_failure(self, index: int, step: PlanStep, category: str) -> Failure:
         text = step_text(step)
@@ -358,10 +473,14 @@ class _Simulator:
         world = self.world
         compiled = world.action(step.action.key)
         assert compiled is not None
-        unmet = world.unmet(compiled.action.precondition, State.of(state, self.initial.values), binding)
+        current = state.frozen() if isinstance(state, Valued) else State.of(state, self.initial.values)
+        unmet = world.unmet(compiled.action.precondition, current, binding)
         missing = tuple(self._history(u, state, index) for u in unmet)
         adds: list[GroundAtom] = []
-        compiled.collect(state, binding, adds, [])
+        try:
+            compiled.collect(state, binding, adds, [])
+        except UndefinedValue:
+            adds = []  # a `when` reads an undefined value: what the step achieves is unknown
         text = step_text(step)
         reasons = "; ".join(self._explain(m) for m in missing) or "its precondition is false"
         if adds and all(a in state for a in adds):
@@ -387,17 +506,102 @@ class _Simulator:
                     return Missing(unmet.text, step.index, True)
             return Missing(unmet.text, None, False)  # it would still hold had it held initially
         current = set(state)
+        values = dict(state.values) if isinstance(state, Valued) else {}
+        numbers = self._numbers_of(unmet, state)
         for step in reversed(self.trace):
             current.difference_update(step.added)
             current.update(step.deleted)
-            if self.world.holds(unmet.formula, State.of(current), unmet.binding):
-                return Missing(unmet.text, step.index, True)
-        return Missing(unmet.text, None, False)
+            for term, before, _ in step.changed:
+                if before is None:
+                    values.pop(term, None)
+                else:
+                    values[term] = before
+            try:
+                held = self.world.holds(unmet.formula, State.of(current, values), unmet.binding)
+            except UndefinedValue:
+                held = False
+            if held:
+                return Missing(unmet.text, step.index, True, numbers)
+        return Missing(unmet.text, None, False, numbers)
+
+    def _numbers_of(self, unmet: Unmet, state: set[GroundAtom]) -> str:
+        """What the values a numeric condition reads are, and which step made them so: ``(fuel t1) is 4
+        after step 3 (drive t1 a b), which decreased it by 6``."""
+        if not isinstance(state, Valued):
+            return ""
+        terms = _terms_read(unmet)
+        parts = []
+        for term in terms:
+            value = state.values.get(term)
+            if value is None:
+                parts.append(f"{term_text(term)} has no value")
+                continue
+            changer = next((s for s in reversed(self.trace) if any(c[0] == term for c in s.changed)), None)
+            if changer is None:
+                parts.append(f"{term_text(term)} is {number_text(value)} (its initial value)")
+                continue
+            before = next(c[1] for c in changer.changed if c[0] == term)
+            parts.append(f"{term_text(term)} is {number_text(value)} after step {changer.index + 1} "
+                         f"{changer.action}, which {_change_verb(before, value)}")
+        return "; ".join(parts)
 
     def _explain(self, missing: Missing) -> str:
+        if missing.values:
+            return f"{missing.text} is false: {missing.values}"
         if missing.stopped_after is not None:
             stopped = self.trace[missing.stopped_after]
             return (f"{missing.text} is false: it stopped holding after step "
                     f"{missing.stopped_after + 1} {stopped.action}")
         return f"{missing.text} is false and has not held at any point so far"
 
+
+
+def _apply_updates(values: dict[GroundTerm, float], updates: list[tuple[GroundTerm, str, float]]
+                   ) -> tuple[ValueChange, ...]:
+    """Apply a step's numeric effects to ``values`` in place; what changed, in the effects' order."""
+    new = updated_values(values, updates)
+    changed: list[ValueChange] = []
+    for term in dict.fromkeys(term for term, _, _ in updates):
+        before, after = values.get(term), new[term]
+        if before is None or before != after or (math.isnan(after) and not math.isnan(before)):
+            changed.append((term, before, after))
+        values[term] = after
+    return tuple(changed)
+
+
+def _terms_read(unmet: Unmet) -> list[GroundTerm]:
+    """The ground fluent terms a (numeric) condition reads, each once, in the order written."""
+    found: dict[GroundTerm, None] = {}
+    for node in walk(unmet.formula):
+        if isinstance(node, Comparison):
+            for side in (node.left, node.right):
+                for part in expression_nodes(side):
+                    if isinstance(part, FunctionTerm):
+                        found.setdefault(ground_term(part, unmet.binding), None)
+    return list(found)
+
+
+def _change_verb(before: float | None, after: float) -> str:
+    if before is None:
+        return f"set it to {number_text(after)}"
+    if math.isfinite(before) and math.isfinite(after):
+        if after < before:
+            return f"decreased it by {number_text(before - after)}"
+        if after > before:
+            return f"increased it by {number_text(after - before)}"
+    return f"changed it from {number_text(before)} to {number_text(after)}"
+
+
+def metric_value(world: World, state: State, length: int) -> MetricValue | None:
+    """The ``:metric`` in ``state``, None when the problem has none. ``(total-time)`` of a sequential plan
+    is its number of steps (step i happens at time i), as VAL counts it."""
+    metric = world.problem.metric
+    if metric is None:
+        return None
+    expression = " ".join(print_formula(metric.expr).split())
+    valued = State(state.atoms, {**state.values, ("total-time",): float(length)})
+    try:
+        value = evaluate(metric.expr, {}, valued)
+    except UndefinedValue as undefined:
+        return MetricValue(metric.direction, expression, None, undefined.text)
+    return MetricValue(metric.direction, expression, value)

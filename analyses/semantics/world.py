@@ -9,11 +9,16 @@ would be an order of magnitude slower.
 
 Supported: STRIPS, typing (with ``either``), negative preconditions, equality, ``or`` / ``imply`` /
 ``not`` over any formula, ``forall`` / ``exists`` grounded over the typed objects and constants,
-conditional effects (evaluated in the state before the step), ``forall`` effects, and action costs
-(``increase (total-cost) ...`` changes nothing an action's applicability depends on, so it is
-ignored). Anything whose meaning needs more (numeric fluents, time, derived predicates, PDDL3
-constraints, non-determinism) is listed in :attr:`World.unsupported` with a reason a user
-understands, so that callers skip simulation instead of giving a wrong verdict.
+conditional effects (evaluated in the state before the step), ``forall`` effects, and PDDL 2.1 numeric
+fluents: comparisons over arithmetic in any condition, ``assign`` / ``increase`` / ``decrease`` /
+``scale-up`` / ``scale-down`` with every right-hand side read in the state before the step (action
+costs are such values: ``total-cost`` is a fluent like any other). Anything whose meaning needs more
+(time, derived predicates, PDDL3 constraints, non-determinism) is listed in :attr:`World.unsupported`
+with a reason a user understands, so that callers skip simulation instead of giving a wrong verdict.
+
+A world without numeric conditions or effects compiles its checks over bare atom sets (the classical hot
+path); a world with them (:attr:`World.numeric`) passes checks an object that also answers
+``value(term)``: a :class:`State`, or the :class:`Valued` set a simulation steps forward.
 """
 
 from __future__ import annotations
@@ -21,7 +26,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Collection, Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Container, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -34,6 +39,7 @@ from plansight.analyses.model.pddl import (
     Domain,
     Equality,
     Formula,
+    FunctionTerm,
     Imply,
     Modal,
     Not,
@@ -52,11 +58,13 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter
-from plansight.analyses.semantics.state import GroundAtom, State
+from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate, ground_term, term_text
+from plansight.analyses.semantics.state import EMPTY, GroundAtom, GroundTerm, State
 
-Atoms = Collection[GroundAtom]
-"""The raw atoms a compiled check reads: a :class:`State`'s frozenset (taken once, outside the hot
-loop), or the mutable set a simulation steps forward."""
+Atoms = Container[GroundAtom]
+"""What a compiled check reads: in a classical world a :class:`State`'s frozenset (taken once, outside
+the hot loop) or the mutable set a simulation steps forward; in a numeric world (:attr:`World.numeric`)
+an object that also has ``value(term)``: the :class:`State` itself or a :class:`Valued` set."""
 Binding = Mapping[str, str]
 """Variable key (``?x``) -> object key."""
 
@@ -64,11 +72,86 @@ Check = Callable[[Atoms, Binding], bool]
 Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 """Appends the atoms an effect adds and deletes in a state (conditions read the state before)."""
 
-ACTION_COSTS = frozenset({"total-cost"})
+Update = tuple[GroundTerm, str, float]
+"""A numeric effect ground in the state before the step: the term, the operator (``assign``,
+``increase``...), and the right-hand side's value."""
+UpdateCollect = Callable[[Atoms, Binding, list[Update]], None]
+"""Appends the numeric effects of an effect formula in a state (conditions and right-hand sides read it)."""
+
 GROUND_CACHE_SIZE = 200_000
 SPEND_EVERY = 256
 """Quantifier instances counted locally before they are charged to the world's meter at once."""
 _VARIABLE = re.compile(r"\?[^\s()]+")
+
+
+class Valued(set[GroundAtom]):
+    """The atoms a simulation steps forward in place, with the fluent values beside them: membership
+    tests stay the C set's, and numeric checks read :meth:`value` (a
+    :class:`~plansight.analyses.semantics.fluents.Valuation`)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state.atoms)
+        self.values: dict[GroundTerm, float] = dict(state.values)
+
+    def value(self, term: GroundTerm) -> float | None:
+        """The value of a ground function term, None when it is undefined."""
+        return self.values.get(term)
+
+    def frozen(self) -> State:
+        """The current state as an immutable :class:`State`."""
+        return State(frozenset(self), self.values)
+
+
+class ConflictingUpdates(Exception):
+    """One step's numeric effects assign a fluent twice, or assign and also change it: VAL stops the plan
+    there ("assigns to expression ... twice"); increases and decreases of one fluent add up."""
+
+    def __init__(self, term: GroundTerm) -> None:
+        super().__init__(f"{term_text(term)} is assigned more than once by the same step")
+        self.term = term
+
+
+ADDITIVE = frozenset({"increase", "decrease"})
+
+
+def updated_values(values: Mapping[GroundTerm, float], updates: Sequence[Update]) -> dict[GroundTerm, float]:
+    """The values after a step's numeric effects, all read in the state before it (simultaneous
+    update). Several ``increase`` / ``decrease`` of one fluent add up; an ``assign`` or a scaling that
+    meets any other update of the same fluent raises :class:`ConflictingUpdates`. Changing an
+    undefined fluent starts from 0, as VAL does (only reading one in a condition or a right-hand side is
+    an error)."""
+    new = dict(values)
+    if not updates:
+        return new
+    seen: dict[GroundTerm, str] = {}
+    for term, op, _ in updates:
+        previous = seen.get(term)
+        if previous is not None and not (previous in ADDITIVE and op in ADDITIVE):
+            raise ConflictingUpdates(term)
+        seen[term] = op
+    for term, op, amount in updates:
+        old = new.get(term, 0.0)
+        if op == "assign":
+            new[term] = amount
+        elif op == "increase":
+            new[term] = old + amount
+        elif op == "decrease":
+            new[term] = old - amount
+        elif op == "scale-up":
+            new[term] = old * amount
+        elif op == "scale-down":
+            new[term] = _scale_down(old, amount)
+        else:
+            raise ValueError(f"unknown numeric effect {op}")
+    return new
+
+
+def _scale_down(old: float, amount: float) -> float:
+    if amount != 0:
+        return old / amount
+    return math.nan if old == 0 or math.isnan(old) else math.copysign(math.inf, old)
 
 
 class GroundAction(NamedTuple):
@@ -134,6 +217,8 @@ class CompiledAction:
     equalities: tuple[tuple[bool, str, str], ...]
     state_free_effects: bool
     """No conditional effect: what the action adds and deletes depends only on its arguments."""
+    updates: UpdateCollect | None = None
+    """The action's numeric effects, None when it has none (every classical action)."""
 
     @property
     def name(self) -> str:
@@ -156,6 +241,8 @@ class GroundStep:
     negative: tuple[GroundAtom, ...]
     effects: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] | None
     """(adds, deletes) when they do not depend on the state."""
+    updates: UpdateCollect | None = None
+    """The numeric effects (see :meth:`numeric_changes`), None when the action has none."""
 
     def applicable(self, state: Atoms) -> bool:
         """Whether the step can run in ``state``; a step that could not be grounded never can."""
@@ -174,6 +261,14 @@ class GroundStep:
         deletes: list[GroundAtom] = []
         self.compiled.collect(state, self.binding, adds, deletes)
         return adds, deletes
+
+    def numeric_changes(self, state: Atoms) -> list[Update]:
+        """The numeric effects in ``state`` (a numeric world's view), their right-hand sides evaluated
+        there; raises :class:`UndefinedValue` when one reads an undefined fluent."""
+        out: list[Update] = []
+        if self.updates is not None:
+            self.updates(state, self.binding, out)
+        return out
 
 
 class World:
@@ -198,11 +293,15 @@ class World:
         self._checks: dict[int, tuple[object, Check]] = {}
         self._collectors: dict[int, tuple[object, Collect]] = {}
         self._goal_literals: list[tuple[Formula, str]] | None = None
+        self._update_collectors: dict[int, tuple[object, UpdateCollect | None]] = {}
+        self.numeric = _reads_or_writes_values(domain, problem)
+        """Whether any condition compares values or any effect changes one: then checks read a
+        :class:`State` or a :class:`Valued` set, never bare atoms."""
         self._actions: dict[str, CompiledAction] = {}
         for key, action in vocab.actions.items():
             if action.kind == "action":
                 self._actions[key] = self._compile_action(action)
-        self._initial = State(frozenset(_initial_atoms(problem)))
+        self._initial = State(frozenset(_initial_atoms(problem)), _initial_values(problem))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
 
@@ -255,7 +354,12 @@ class World:
         """Whether ``formula`` holds in ``state`` with its free variables bound by ``binding``."""
         if formula is None:
             return True
-        return self._check(formula)(state.atoms, binding or {})
+        return self._check(formula)(self.view(state), binding or {})
+
+    def view(self, state: State) -> Atoms:
+        """What compiled checks read for ``state``: its atoms in a classical world (set membership at C
+        speed), the state itself in a numeric one (atoms and values)."""
+        return state if self.numeric else state.atoms
 
     def _check(self, formula: Formula) -> Check:
         cached = self._checks.get(id(formula))
@@ -279,12 +383,16 @@ class World:
         Empty when the formula holds."""
         out: list[Unmet] = []
         if formula is not None:
-            self._unmet(formula, state.atoms, dict(binding or {}), out)
+            self._unmet(formula, self.view(state), dict(binding or {}), out)
         return out
 
     def _unmet(self, formula: Formula, state: Atoms, binding: dict[str, str], out: list[Unmet]) -> None:
-        if self._check(formula)(state, binding):
-            return
+        try:
+            if self._check(formula)(state, binding):
+                return
+        except UndefinedValue:
+            pass  # a part reads an undefined fluent: it is among the reasons, and says which value
+
         if isinstance(formula, And):
             for part in formula.args:
                 self._unmet(part, state, binding, out)
@@ -296,7 +404,11 @@ class World:
             for values in itertools.product(*pools):
                 meter.spend(1)
                 inner = {**binding, **dict(zip(names, values, strict=True))}
-                if not body(state, inner):
+                try:
+                    holds = body(state, inner)
+                except UndefinedValue:
+                    holds = False
+                if not holds:
                     self._unmet(formula.body, state, inner, out)
                     return
         literal = formula.arg if isinstance(formula, Not) else formula
@@ -365,7 +477,7 @@ class World:
             deletes: list[GroundAtom] = []
             compiled.collect(frozenset(), binding, adds, deletes)
             effects = (tuple(dict.fromkeys(adds)), tuple(dict.fromkeys(deletes)))
-        return GroundStep(name, args, None, compiled, binding, positive, negative, effects)
+        return GroundStep(name, args, None, compiled, binding, positive, negative, effects, compiled.updates)
 
     def binding(self, name: str, args: Sequence[str]) -> dict[str, str]:
         """The map from the action's parameters to ``args``; the caller must pass as many arguments as it has
@@ -377,7 +489,7 @@ class World:
     def precondition_holds(self, name: str, args: Sequence[str], state: State) -> bool:
         """Whether action ``name`` with ``args`` is applicable in ``state``."""
         compiled = self._actions[name.lower()]
-        return compiled.precondition(state.atoms, self.binding(name, args))
+        return compiled.precondition(self.view(state), self.binding(name, args))
 
     def effects(self, name: str, args: Sequence[str],
                 state: State) -> tuple[list[GroundAtom], list[GroundAtom]]:
@@ -385,7 +497,7 @@ class World:
         compiled = self._actions[name.lower()]
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        compiled.collect(state.atoms, self.binding(name, args), adds, deletes)
+        compiled.collect(self.view(state), self.binding(name, args), adds, deletes)
         return adds, deletes
 
     def apply_effect(self, effect: Formula | None, state: State, binding: Binding | None = None) -> State:
@@ -393,14 +505,43 @@ class World:
         a durative action's, a timed literal's) with its free variables bound by ``binding``. Conditions
         inside it (``when``) read ``state``; deletes go first, then adds.
 
+        Numeric effects read every right-hand side in ``state`` and change the values together (see
+        :func:`updated_values`); reading an undefined fluent raises
+        :class:`~plansight.analyses.semantics.fluents.UndefinedValue`, assigning one twice
+        :class:`ConflictingUpdates`.
+
         This is the one way a caller outside this module changes a state by an effect that is not a whole
         classical action, so temporal simulation and numeric effects extend the same place."""
         if effect is None:
             return state
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        self._collector(effect)(state.atoms, binding or {}, adds, deletes)
-        return state.apply(adds, deletes)
+        view = self.view(state)
+        bound = binding or {}
+        self._collector(effect)(view, bound, adds, deletes)
+        numeric = self._update_collector(effect)
+        if numeric is None:
+            return state.apply(adds, deletes)
+        updates: list[Update] = []
+        numeric(view, bound, updates)
+        return state.apply(adds, deletes, updated_values(state.values, updates))
+
+    def effect_updates(self, effect: Formula | None, state: State,
+                       binding: Binding | None = None) -> list[Update]:
+        """The numeric effects of ``effect`` in ``state``, right-hand sides evaluated there (for a caller
+        that applies several effects at one instant and must see their conflicts together)."""
+        numeric = self._update_collector(effect) if effect is not None else None
+        out: list[Update] = []
+        if numeric is not None:
+            numeric(self.view(state), binding or {}, out)
+        return out
+
+    def _update_collector(self, effect: Formula) -> UpdateCollect | None:
+        cached = self._update_collectors.get(id(effect))
+        if cached is None:
+            cached = (effect, self._compile_updates(effect))
+            self._update_collectors[id(effect)] = cached
+        return cached[1]
 
     def _collector(self, effect: Formula) -> Collect:
         cached = self._collectors.get(id(effect))
@@ -412,8 +553,12 @@ class World:
     def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
         The precondition is not checked: that is :meth:`precondition_holds`."""
-        adds, deletes = self.ground(action_name, args).changes(state.atoms)
-        return state.apply(adds, deletes)
+        step = self.ground(action_name, args)
+        view = self.view(state)
+        adds, deletes = step.changes(view)
+        if step.updates is None:
+            return state.apply(adds, deletes)
+        return state.apply(adds, deletes, updated_values(state.values, step.numeric_changes(view)))
 
     def applicable(self, state: State) -> Iterator[GroundAction]:
         """Every ground action whose precondition holds in ``state``.
@@ -424,12 +569,17 @@ class World:
         checked.
         """
         atoms = state.atoms
+        view = self.view(state)
         by_predicate: dict[str, list[GroundAtom]] = {}
         for atom in atoms:
             by_predicate.setdefault(atom[0], []).append(atom)
         for compiled in self._actions.values():
             for binding in self._joined(compiled, atoms, by_predicate):
-                if compiled.precondition(atoms, binding):
+                try:
+                    holds = compiled.precondition(view, binding)
+                except UndefinedValue:
+                    holds = False  # it reads an undefined fluent: VAL would stop there, so it never applies
+                if holds:
                     yield GroundAction(compiled.name, tuple(binding[p] for p in compiled.parameters))
 
     def _joined(self, compiled: CompiledAction, state: Atoms,
@@ -507,6 +657,7 @@ class World:
             join_atoms,
             *_literal_precondition(action.precondition),
             not any(isinstance(node, When) for node in walk(action.effect)),
+            self._compile_updates(action.effect) if action.effect is not None else None,
         )
 
     def _compile(self, formula: Formula) -> Check:
@@ -558,7 +709,15 @@ class World:
             return quantified
         if isinstance(formula, (Preference, TimeSpecified)):
             return self._compile(formula.body)
-        # numeric comparisons, PDDL3 modalities: listed in `unsupported`, so never trusted
+        if isinstance(formula, Comparison):
+            op, left, right = formula.op, formula.left, formula.right
+
+            def comparison(s: Atoms, b: Binding) -> bool:
+                values = s if isinstance(s, (Valued, State)) else EMPTY  # bare atoms: no value is defined
+                return compare(op, evaluate(left, b, values), evaluate(right, b, values))
+
+            return comparison
+        # PDDL3 modalities: listed in `unsupported`, so never trusted
         return _never
 
     def _quantified(self, variables: tuple[TypedName, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
@@ -630,7 +789,56 @@ class World:
             return every
         if isinstance(effect, TimeSpecified):
             return self._compile_effect(effect.body)
-        return _no_effect  # action costs (ignored on purpose) or constructs listed in `unsupported`
+        return _no_effect  # numeric effects (see _compile_updates) or constructs listed in `unsupported`
+
+    def _compile_updates(self, effect: Formula) -> UpdateCollect | None:
+        """The numeric effects of ``effect`` as a collector of ground updates, None when it has none (so
+        a classical action pays nothing for them)."""
+        if not any(isinstance(node, NumericEffect) for node in walk(effect)):
+            return None
+        if isinstance(effect, NumericEffect):
+            op, target, value = effect.op, effect.target, effect.value
+
+            def update(s: Atoms, b: Binding, out: list[Update]) -> None:
+                values = s if isinstance(s, (Valued, State)) else EMPTY
+                out.append((ground_term(target, b), op, evaluate(value, b, values)))
+
+            return update
+        if isinstance(effect, And):
+            parts = tuple(p for p in (self._compile_updates(f) for f in effect.args) if p is not None)
+
+            def every_part(s: Atoms, b: Binding, out: list[Update]) -> None:
+                for part in parts:
+                    part(s, b, out)
+
+            return every_part
+        if isinstance(effect, When):
+            condition = self._compile(effect.condition)
+            then = self._compile_updates(effect.effect)
+            assert then is not None
+
+            def conditional(s: Atoms, b: Binding, out: list[Update]) -> None:
+                if condition(s, b):
+                    then(s, b, out)
+
+            return conditional
+        if isinstance(effect, Quantified):
+            body = self._compile_updates(effect.body)
+            assert body is not None
+            names, pools = self._quantified(effect.variables)
+
+            def for_each(s: Atoms, b: Binding, out: list[Update]) -> None:
+                inner = dict(b)
+                meter = self.meter
+                for values in itertools.product(*pools):
+                    meter.spend(1)
+                    inner.update(zip(names, values, strict=True))
+                    body(s, inner, out)
+
+            return for_each
+        if isinstance(effect, TimeSpecified):
+            return self._compile_updates(effect.body)
+        return None  # a numeric effect somewhere this simulator does not reach (listed in `unsupported`)
 
 
 def _always(state: Atoms, binding: Binding) -> bool:
@@ -716,6 +924,26 @@ def _initial_atoms(problem: Problem) -> Iterator[GroundAtom]:
             yield (fact.predicate.key, *(a.key for a in fact.args))
 
 
+def _initial_values(problem: Problem) -> dict[GroundTerm, float]:
+    """``(= (fuel t1) 10)`` facts of ``:init``; a later fact for the same term wins, as in VAL."""
+    values: dict[GroundTerm, float] = {}
+    for fact in problem.init:
+        if isinstance(fact, Comparison) and fact.op == "=" and isinstance(fact.left, FunctionTerm):
+            try:
+                values[ground_term(fact.left, {})] = evaluate(fact.right, {}, EMPTY)
+            except UndefinedValue:
+                continue  # not a number (an object fluent's value): nothing a numeric check can read
+    return values
+
+
+def _reads_or_writes_values(domain: Domain, problem: Problem) -> bool:
+    for action in domain.actions:
+        for formula in (action.precondition, action.effect):
+            if any(isinstance(node, (Comparison, NumericEffect)) for node in walk(formula)):
+                return True
+    return any(isinstance(node, Comparison) for node in walk(problem.goal))
+
+
 def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
     """Why simulating this pair could be wrong, in words a user understands; empty when it is fine.
     One reason per kind of construct, naming where it occurs (at most three places)."""
@@ -739,14 +967,14 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
         for node in walk(action.precondition):
             _condition_reason(node, name, add)
         for node in walk(action.effect):
-            if isinstance(node, NumericEffect):
-                if not (node.op == "increase" and node.target.function.key in ACTION_COSTS):
-                    add("numeric effects", name)
-            elif isinstance(node, Modal):
+            if isinstance(node, Modal):
                 add(f"non-deterministic effects (`{node.op}`)", name)
             elif isinstance(node, When):
                 for inner in walk(node.condition):
                     _condition_reason(inner, name, add)
+    for function in domain.functions:
+        if function.type is not None and [n.key for n in function.type.names] != ["number"]:
+            add("object fluents", f"`{function.name.display}`")
     for rule in domain.derived:
         add("derived predicates", f"`{rule.head.name.display}`")
     if domain.constraints is not None:
@@ -772,14 +1000,13 @@ _KIND_INTRO = {
     "sensing actions (`:observe`)": "the domain has",
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
     "derived predicates": "the domain has",
+    "object fluents": "the domain has",
     "timed initial literals": "the problem has",
 }
 
 
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
-    if isinstance(node, Comparison):
-        add("numeric conditions", where)
-    elif isinstance(node, Preference):
+    if isinstance(node, Preference):
         add("preferences", where)
     elif isinstance(node, Modal):
         add(f"`{node.op}`", where)
