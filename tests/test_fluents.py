@@ -40,3 +40,9 @@ def test_division_by_zero_is_ieee_arithmetic_as_in_val() -> None:
                                                (">", False)])
 def test_comparisons(op: str, expected: bool) -> None:
     assert compare(op, 1.0, 2.0) is expected
+
+
+def test_equality_has_vals_tolerance_and_strict_comparisons_stay_strict() -> None:
+    assert compare("=", 0.1 + 0.2, 0.3) and compare("=", 10.00009, 10.0) and not compare("=", 10.00011, 10.0)
+    assert compare("<=", 10.00009, 10.0) and compare(">=", 9.99991, 10.0)
+    assert not compare("<", 10.0, 10.0) and not compare(">", 10.0, 10.0) and not compare("<", 9.99995, 10.0)

@@ -103,16 +103,23 @@ def _divide(left: float, right: float) -> float:
     return math.copysign(math.inf, left) * math.copysign(1.0, right)
 
 
+TOLERANCE = 1e-4
+"""Two values closer than this are equal, as VAL compares them (so ``0.1 + 0.2`` equals ``0.3``)."""
+
+
 def compare(op: str, left: float, right: float) -> bool:
-    """A numeric comparison as PDDL writes it (``<``, ``<=``, ``=``, ``>=``, ``>``)."""
+    """A numeric comparison as PDDL writes it (``<``, ``<=``, ``=``, ``>=``, ``>``), with VAL's tolerance
+    for equality. Strict comparisons stay strict: VAL also accepts ``(< 10 10)``, which PDDL 2.1 does not
+    (docs/beyond-classical-numeric.md, Where VAL differs)."""
+    equal = abs(left - right) < TOLERANCE
     if op == "<":
-        return left < right
+        return left < right and not equal
     if op == "<=":
-        return left <= right
+        return left < right or equal
     if op == "=":
-        return left == right
+        return equal
     if op == ">=":
-        return left >= right
+        return left > right or equal
     if op == ">":
-        return left > right
+        return left > right and not equal
     raise ValueError(f"unknown comparison {op}")
