@@ -282,7 +282,8 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
 
     for trace_step in sim.trace:
         # the editor's words (plan_report), but a terminal shows every effect instead of "… +N more"
-        changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize)
+        changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize,
+                               changed=trace_step.changed)
         line(trace_step.index, trace_step.action,
              changes + ("  (changes nothing: redundant)" if trace_step.index in redundant else ""))
     if sim.failure is not None:
@@ -296,4 +297,6 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     if goals.unsatisfied:
         where = "where the plan stops" if sim.failure is not None else "at the end"
         out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
+    if sim.metric is not None:
+        out.write(f"  metric: {sim.metric.text}\n")
     write_reference_text(report, out)

@@ -375,9 +375,11 @@ def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Do
 
 
 def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
-    full = "\n".join(f"- `{item}`" for item in effect_items(step.added, step.deleted)) or "nothing changed"
+    items = effect_items(step.added, step.deleted, step.changed)
+    full = "\n".join(f"- `{item}`" for item in items) or "nothing changed"
     return types.InlayHint(
-        position=position, label=effects_line(step.added, step.deleted), padding_left=True,
+        position=position, label=effects_line(step.added, step.deleted, changed=step.changed),
+        padding_left=True,
         tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                     value=f"Step {step.index + 1} `{step.action}` changed:\n\n{full}"))
 
@@ -419,7 +421,7 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
     failure = simulation.failure
     if index < len(simulation.trace):
         trace = simulation.trace[index]
-        effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted))
+        effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted, trace.changed))
         lines = [f"**Step {index + 1}** `{text}` — executed",
                  f"Changed: {effects}" if effects else "It changed nothing (a redundant step)."]
     elif failure is not None and index == failure.index:
@@ -437,7 +439,9 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
         state = simulation.state_before(index)
         body = "\n".join(state_lines(state)) or "; (no atom holds)"
         count = len(state.atoms)
-        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}):"
+        fluents = len(state.values)
+        values = f", {fluents} fluent value{'s' if fluents != 1 else ''}" if fluents else ""
+        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}{values}):"
                      f"\n```pddl\n{body}\n```")
     return "\n\n".join(lines)
 

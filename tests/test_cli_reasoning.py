@@ -130,8 +130,8 @@ def test_truth_answers_numeric_tasks_and_refuses_what_the_simulator_does_not_han
       (:action go :parameters () :precondition (and) :effect (oneof (moved) (and))))""")
     completed = run("truth", "applicable", "domain.pddl", "p.pddl", cwd=tmp_path)
     assert completed.returncode == 1
-    assert completed.stdout == ("no exact answer: there are non-deterministic effects (`oneof`) (in `go`), which "
-                                "the simulator does not handle (docs/reasoning.md, Supported PDDL)\n")
+    assert completed.stdout == ("no exact answer: there are non-deterministic effects (`oneof`) (in `go`), "
+                                "which the simulator does not handle (docs/reasoning.md, Supported PDDL)\n")
 
 
 def test_truth_usage_errors(tmp_path: Path) -> None:

@@ -31,7 +31,8 @@ def test_division_by_zero_is_ieee_arithmetic_as_in_val() -> None:
     """VAL computes ``(/ 10 0)`` as infinity and ``(/ 0 0)`` as NaN rather than stopping the plan
     (tests/test_numeric_val.py checks it against VAL's binary)."""
     assert evaluate(Arithmetic("/", (FUEL, Number(0.0))), {"?t": "t1"}, STATE) == math.inf
-    assert evaluate(Arithmetic("/", (Arithmetic("-", (FUEL,)), Number(0.0))), {"?t": "t1"}, STATE) == -math.inf
+    negative = Arithmetic("-", (FUEL,))
+    assert evaluate(Arithmetic("/", (negative, Number(0.0))), {"?t": "t1"}, STATE) == -math.inf
     assert math.isnan(evaluate(Arithmetic("/", (Number(0.0), Number(0.0))), {}, STATE))
     assert not compare(">", math.nan, 0.0) and not compare("<=", math.nan, 0.0)
 

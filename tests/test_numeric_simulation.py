@@ -129,7 +129,8 @@ def test_changing_an_undefined_fluent_starts_from_zero_as_val_does() -> None:
 def test_updates_read_the_state_before_the_step_and_additive_ones_add_up() -> None:
     problem = PROBLEM.replace("(= (total-cost) 0)", "(= (total-cost) 0) (= (fuel t2) 3)")
     swapped = run("(swap t1 t2)", problem=problem)
-    assert swapped.stop_state.value(("fuel", "t1")) == 3.0 and swapped.stop_state.value(("fuel", "t2")) == 10.0
+    final = swapped.stop_state
+    assert final.value(("fuel", "t1")) == 3.0 and final.value(("fuel", "t2")) == 10.0
     assert run("(top-up t1)").stop_state.value(("fuel", "t1")) == 12.0
 
 
@@ -169,3 +170,17 @@ def test_states_with_values_compare_and_hash_by_value() -> None:
     assert one == State(frozenset({("p",)}), {("f",): 1.0}) != State(frozenset({("p",)}), {("f",): 2.0})
     assert len({one, State(frozenset({("p",)}), {("f",): 1.0})}) == 1 and ("p",) in one
     assert simulate(*pair(), Plan()).initial.value(("dist", "a", "b")) == 6.0
+
+
+def test_the_editor_shows_value_changes_in_hints_and_values_in_the_state_hover() -> None:
+    from plansight.analyses.plans.report import effects_line
+    from plansight.server.plan_feature import hover_markdown
+
+    result = run("(drive t1 a b)", "(drive t1 b c)")
+    first = result.trace[0]
+    assert effects_line(first.added, first.deleted, changed=first.changed) == (
+        "+(at t1 b) -(at t1 a) (fuel t1) 10→4 (total-cost) 0→6")
+    hover = hover_markdown(result, 1)
+    assert "(= (fuel t1) 4)" in hover and "(= (total-cost) 6)" in hover and "fluent values" in hover
+    assert "(fuel t1) is 4 after step 1 (drive t1 a b), which decreased it by 6" in hover
+    assert "`(fuel t1) 10→4`" in hover_markdown(result, 0)

@@ -9,6 +9,7 @@ plan's correct prefix. docs/cli.md lists the report's keys.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -62,6 +63,7 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
     ``recovery``, ``skipped_reason``, ``stopped_reason`` (the work budget ran out: no verdict),
     ``redundant``, ``domain``, ``problem`` and ``error``."""
     from plansight.analyses.plans.simulate import step_text
+    from plansight.analyses.semantics.fluents import term_text
     from plansight.analyses.semantics.world import format_atom
 
     sim = job.simulation
@@ -75,6 +77,7 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         "failure": None,
         "goals": None,
         "trace": [],
+        "metric": None,
         "reference": None,
         "recovery": None,
         "skipped_reason": sim.skipped_reason if sim is not None else None,
@@ -97,10 +100,24 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
                            "fraction": sim.goals.fraction}
     report["trace"] = [
         {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
-         "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
+         "deleted": [format_atom(a) for a in t.deleted],
+         "changed": [{"term": term_text(term), "before": json_number(before), "after": json_number(after)}
+                     for term, before, after in t.changed]} for t in sim.trace]
+    if sim.metric is not None:
+        metric = sim.metric
+        report["metric"] = {"direction": metric.direction, "expression": metric.expression,
+                            "value": json_number(metric.value), "reason": metric.reason}
     report["reference"] = reference_report(job, options)
     report["recovery"] = recovery_report(job, options)
     return report
+
+
+def json_number(value: float | None) -> float | str | None:
+    """A fluent value for JSON: the number, or ``"inf"`` / ``"-inf"`` / ``"nan"`` (which JSON cannot
+    write as numbers; VAL prints them so), or None when undefined."""
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
 def _plan_actions(job: PlanJob) -> list[Action] | None:

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from itertools import groupby
 
+from plansight.analyses.plans.simulate import ValueChange, number_text
+from plansight.analyses.semantics.fluents import term_text
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import GroundAtom, format_atom
 
@@ -18,17 +20,26 @@ EFFECTS_WIDTH = 60
 this pushes the plan text off the screen, and the full list is one hover away in the tooltip."""
 
 
-def effect_items(added: Iterable[GroundAtom], deleted: Iterable[GroundAtom]) -> list[str]:
-    """``+(holding a)``, ``-(on-table a)``: additions first, each group in the order given."""
-    return [*("+" + format_atom(atom) for atom in added), *("-" + format_atom(atom) for atom in deleted)]
+def value_item(change: ValueChange) -> str:
+    """``(fuel t1) 10→4``: a fluent's value before and after the step (``undefined`` before its first)."""
+    term, before, after = change
+    return f"{term_text(term)} {number_text(before)}→{number_text(after)}"
+
+
+def effect_items(added: Iterable[GroundAtom], deleted: Iterable[GroundAtom],
+                 changed: Iterable[ValueChange] = ()) -> list[str]:
+    """``+(holding a)``, ``-(on-table a)``, ``(fuel t1) 10→4``: additions first, then deletions, then
+    value changes, each group in the order given."""
+    return [*("+" + format_atom(atom) for atom in added), *("-" + format_atom(atom) for atom in deleted),
+            *(value_item(change) for change in changed)]
 
 
 def effects_line(added: Sequence[GroundAtom], deleted: Sequence[GroundAtom],
-                 width: int = EFFECTS_WIDTH) -> str:
+                 width: int = EFFECTS_WIDTH, changed: Sequence[ValueChange] = ()) -> str:
     """The effects on one line of at most about ``width`` characters; what does not fit becomes
     ``… +N more`` (the first item is always shown, however long). A step that changed nothing
     says so rather than showing an empty hint."""
-    items = effect_items(added, deleted)
+    items = effect_items(added, deleted, changed)
     if not items:
         return "no change"
     shown: list[str] = []
@@ -51,8 +62,17 @@ def state_groups(state: State) -> list[tuple[str, list[str]]]:
 
 
 def state_lines(state: State) -> list[str]:
-    """One line per predicate, its atoms side by side: a 40-atom state stays readable at a glance."""
-    return [" ".join(atoms) for _predicate, atoms in state_groups(state)]
+    """One line per predicate, its atoms side by side: a 40-atom state stays readable at a glance; then
+    one line per function with its values as ``:init`` writes them, ``(= (fuel t1) 4)``."""
+    return [*(" ".join(atoms) for _predicate, atoms in state_groups(state)),
+            *(" ".join(values) for _function, values in value_groups(state))]
+
+
+def value_groups(state: State) -> list[tuple[str, list[str]]]:
+    """The fluent values of a state sorted and grouped by function: ``[("fuel", ["(= (fuel t1) 4)"])]``."""
+    ordered = sorted(state.values.items())
+    return [(function, [f"(= {term_text(term)} {number_text(value)})" for term, value in items])
+            for function, items in groupby(ordered, key=lambda item: item[0][0])]
 
 
 def sorted_atoms(state: State) -> list[str]:
