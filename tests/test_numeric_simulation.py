@@ -184,3 +184,17 @@ def test_the_editor_shows_value_changes_in_hints_and_values_in_the_state_hover()
     assert "(= (fuel t1) 4)" in hover and "(= (total-cost) 6)" in hover and "fluent values" in hover
     assert "(fuel t1) is 4 after step 1 (drive t1 a b), which decreased it by 6" in hover
     assert "`(fuel t1) 10→4`" in hover_markdown(result, 0)
+
+
+def test_recovery_says_fast_downward_cannot_complete_a_numeric_plan() -> None:
+    from plansight.analyses.plans.metrics import parse_action_text
+    from plansight.analyses.plans.recovery import recover, with_initial_state
+
+    actions = [parse_action_text(step) for step in ("(drive t1 a b)", "(drive t1 b c)")]
+    repaired = recover(*pair(), [a for a in actions if a is not None])
+    assert repaired.status == "unsupported" and repaired.plan is None
+    assert "Fast Downward cannot complete a numeric plan" in repaired.message and "`drive`" in repaired.message
+    restarted = with_initial_state(pair()[1], run("(drive t1 a b)").stop_state)
+    world = World.build(pair()[0], restarted)
+    assert world.initial_state().value(("fuel", "t1")) == 4.0
+    assert world.initial_state().value(("total-cost",)) == 0.0  # the completion's cost starts from 0

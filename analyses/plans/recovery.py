@@ -21,12 +21,24 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from plansight.analyses.model.pddl import Atom, Domain, Problem, name
+from plansight.analyses.model.pddl import (
+    Atom,
+    Comparison,
+    Domain,
+    Formula,
+    FunctionTerm,
+    Number,
+    NumericEffect,
+    Problem,
+    name,
+    walk,
+)
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.plans import fast_downward
 from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
+from plansight.analyses.plans.simulate import number_text
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import World
 
@@ -161,9 +173,35 @@ def solve(
 
 
 def with_initial_state(problem: Problem, state: State) -> Problem:
-    """The same problem starting from `state` (the atoms that hold; everything else is false)."""
-    atoms = tuple(Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:])) for atom in sorted(state.atoms))
-    return dataclasses.replace(problem, init=atoms)
+    """The same problem starting from `state` (the atoms that hold; everything else is false), with its
+    fluent values (an action-cost domain's static costs such as ``(road-length a b)``); ``total-cost``
+    starts again from 0, so the planner's cost is the completion's."""
+    atoms: list[Formula] = [Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:]))
+                            for atom in sorted(state.atoms)]
+    for term, value in sorted(state.values.items()):
+        if term in COST_TERMS:
+            value = 0.0
+        target = FunctionTerm(name(term[0]), tuple(name(arg) for arg in term[1:]))
+        atoms.append(Comparison("=", target, Number(value, number_text(value))))
+    return dataclasses.replace(problem, init=tuple(atoms))
+
+
+COST_TERMS = frozenset({("total-cost",)})
+
+
+def numeric_beyond_costs(domain: Domain, problem: Problem) -> list[str]:
+    """Where the pair uses numbers beyond action costs (a comparison anywhere, a numeric effect other than
+    ``increase (total-cost)``): the places Fast Downward, a classical planner, cannot plan with."""
+    places: dict[str, None] = {}
+    for action in domain.actions:
+        for formula in (action.precondition, action.effect):
+            for node in walk(formula):
+                if isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
+                        node.op == "increase" and node.target.function.key == "total-cost")):
+                    places.setdefault(f"`{action.name.display}`", None)
+    if any(isinstance(node, Comparison) for node in walk(problem.goal)):
+        places.setdefault("the goal", None)
+    return list(places)
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +263,12 @@ def recover(
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.stopped_reason}", rule)
     if simulation.valid:
         return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
+    numeric = numeric_beyond_costs(domain, problem)
+    if numeric:
+        return Recovery((), (), "unsupported", planner, (
+            "Fast Downward cannot complete a numeric plan: it plans with action costs only, and this task "
+            f"has numeric conditions or effects (in {', '.join(numeric[:3])}); a numeric planner is needed"),
+            rule)
     states = list(simulation.states())
     if reference:
         reference_states = list(simulate_actions(domain, problem, reference, world).states())
