@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from plansight.analyses.model.pddl import Comparison, Domain, Formula, Problem
-from plansight.analyses.plans.simulate import RUNTIME_CATEGORIES, simulate
+from plansight.analyses.plans.simulate import RUNTIME_CATEGORIES, Simulation, simulate
 from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate
 from plansight.analyses.semantics.state import State
 from plansight.analyses.syntax.parse_pddl import parse_pddl
@@ -175,3 +175,33 @@ def test_vals_strict_comparison_slip(tmp_path: Path) -> None:
     val, ours = val_verdict(folder, plan, tmp_path), plansight_verdict(folder, plan)
     assert val == Verdict(False, None)  # VAL runs every step and fails only the goal
     assert ours == Verdict(False, 3, strict_tie=True)
+
+
+def _val_output(domain: Path, problem: Path, plan: Path) -> str:
+    command = [str(VALIDATE), "-v", str(domain), str(problem), str(plan)]
+    completed = subprocess.run(command, capture_output=True, text=True, timeout=60, check=False)
+    return completed.stdout + completed.stderr
+
+
+def _plansight(domain: Path, problem: Path, plan: Path) -> Simulation:
+    d, p = parse_pddl(domain.read_text()).model, parse_pddl(problem.read_text()).model
+    steps = parse_plan(plan.read_text()).plan
+    assert isinstance(d, Domain) and isinstance(p, Problem) and steps is not None
+    return simulate(d, p, steps)
+
+
+@pytest.mark.parametrize(("domain", "problem", "val_says"), [
+    ("bare-effect.pddl", "problem.pddl", "Problem in domain definition"),
+    ("forall-effect.pddl", "problem.pddl", "Bad plan description"),
+    ("domain.pddl", "undefined-metric.pddl", "validator failed"),
+])
+def test_vals_slips_on_valid_plans(domain: str, problem: str, val_says: str) -> None:
+    """The minimal examples of docs/beyond-classical-numeric.md, Where VAL differs: VAL gives no verdict
+    (or refuses the domain) on plans that are valid by PDDL 2.1, and plansight says valid."""
+    folder = FIXTURES / "val-slips"
+    assert val_says in _val_output(folder / domain, folder / problem, folder / "plan.txt")
+    result = _plansight(folder / domain, folder / problem, folder / "plan.txt")
+    assert result.valid is True
+    if problem == "undefined-metric.pddl":
+        assert result.metric is not None and result.metric.value is None
+        assert result.metric.reason == "(level t3) has no value"
