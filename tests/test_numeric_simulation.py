@@ -193,7 +193,8 @@ def test_recovery_says_fast_downward_cannot_complete_a_numeric_plan() -> None:
     actions = [parse_action_text(step) for step in ("(drive t1 a b)", "(drive t1 b c)")]
     repaired = recover(*pair(), [a for a in actions if a is not None])
     assert repaired.status == "unsupported" and repaired.plan is None
-    assert "Fast Downward cannot complete a numeric plan" in repaired.message and "`drive`" in repaired.message
+    assert "Fast Downward cannot complete a numeric plan" in repaired.message
+    assert "`drive`" in repaired.message
     restarted = with_initial_state(pair()[1], run("(drive t1 a b)").stop_state)
     world = World.build(pair()[0], restarted)
     assert world.initial_state().value(("fuel", "t1")) == 4.0

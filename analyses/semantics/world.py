@@ -710,11 +710,11 @@ class World:
         if isinstance(formula, (Preference, TimeSpecified)):
             return self._compile(formula.body)
         if isinstance(formula, Comparison):
-            op, left, right = formula.op, formula.left, formula.right
+            op, lhs, rhs = formula.op, formula.left, formula.right
 
             def comparison(s: Atoms, b: Binding) -> bool:
                 values = s if isinstance(s, (Valued, State)) else EMPTY  # bare atoms: no value is defined
-                return compare(op, evaluate(left, b, values), evaluate(right, b, values))
+                return compare(op, evaluate(lhs, b, values), evaluate(rhs, b, values))
 
             return comparison
         # PDDL3 modalities: listed in `unsupported`, so never trusted
