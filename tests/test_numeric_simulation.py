@@ -6,6 +6,7 @@ undefined values, conflicting updates, the ``:metric``, and explanations that na
 from __future__ import annotations
 
 import math
+from pathlib import Path
 
 import pytest
 
@@ -199,3 +200,23 @@ def test_recovery_says_fast_downward_cannot_complete_a_numeric_plan() -> None:
     world = World.build(pair()[0], restarted)
     assert world.initial_state().value(("fuel", "t1")) == 4.0
     assert world.initial_state().value(("total-cost",)) == 0.0  # the completion's cost starts from 0
+
+
+def test_the_equivalence_state_search_handles_numeric_tasks_and_forgets_action_costs() -> None:
+    from plansight.analyses.equivalence.goal_closure import Budget, goal_closure
+
+    unbounded = goal_closure(*pair(), Budget(seconds=20.0, states=2_000))  # (top-up t1) never stops
+    assert unbounded.reachable is None and "more than 2,000 reachable states" in unbounded.reason
+    counters = Path(__file__).parent / "fixtures" / "beyond_classical" / "numeric" / "counters"
+    task = pair((counters / "domain.pddl").read_text(), (counters / "problem.pddl").read_text())
+    bounded = goal_closure(*task, Budget(seconds=20.0, states=5_000))
+    assert bounded.reachable is True and bounded.states == 9 ** 3  # each counter 0..8
+    costs = """(define (domain d) (:requirements :strips :action-costs) (:predicates (p) (q))
+      (:functions (total-cost) - number)
+      (:action flip :parameters () :precondition (p)
+        :effect (and (not (p)) (q) (increase (total-cost) 1)))
+      (:action flop :parameters () :precondition (q)
+        :effect (and (not (q)) (p) (increase (total-cost) 1))))"""
+    problem = "(define (problem x) (:domain d) (:init (p) (= (total-cost) 0)) (:goal (q)))"
+    cycle = goal_closure(*pair(costs, problem), Budget(seconds=20.0, states=100))
+    assert cycle.reachable is True and cycle.states == 2  # costs differ, the states do not

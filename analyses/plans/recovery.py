@@ -28,10 +28,8 @@ from plansight.analyses.model.pddl import (
     Formula,
     FunctionTerm,
     Number,
-    NumericEffect,
     Problem,
     name,
-    walk,
 )
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.plans import fast_downward
@@ -40,7 +38,7 @@ from plansight.analyses.plans.comparison import reference_prefix_length, simulat
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
 from plansight.analyses.plans.simulate import number_text
 from plansight.analyses.semantics.state import State
-from plansight.analyses.semantics.world import World
+from plansight.analyses.semantics.world import World, numeric_beyond_costs
 
 log = logging.getLogger(__name__)
 
@@ -188,20 +186,6 @@ def with_initial_state(problem: Problem, state: State) -> Problem:
 
 COST_TERMS = frozenset({("total-cost",)})
 
-
-def numeric_beyond_costs(domain: Domain, problem: Problem) -> list[str]:
-    """Where the pair uses numbers beyond action costs (a comparison anywhere, a numeric effect other than
-    ``increase (total-cost)``): the places Fast Downward, a classical planner, cannot plan with."""
-    places: dict[str, None] = {}
-    for action in domain.actions:
-        for formula in (action.precondition, action.effect):
-            for node in walk(formula):
-                if isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
-                        node.op == "increase" and node.target.function.key == "total-cost")):
-                    places.setdefault(f"`{action.name.display}`", None)
-    if any(isinstance(node, Comparison) for node in walk(problem.goal)):
-        places.setdefault("the goal", None)
-    return list(places)
 
 
 @dataclass(frozen=True, slots=True)

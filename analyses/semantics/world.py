@@ -936,6 +936,22 @@ def _initial_values(problem: Problem) -> dict[GroundTerm, float]:
     return values
 
 
+def numeric_beyond_costs(domain: Domain, problem: Problem) -> list[str]:
+    """Where the pair uses numbers beyond action costs (a comparison anywhere, a numeric effect other than
+    ``increase (total-cost)``): the places a classical planner (Fast Downward) cannot plan with and a
+    state search cannot forget values in; empty for a classical or action-cost task."""
+    places: dict[str, None] = {}
+    for action in domain.actions:
+        for formula in (action.precondition, action.effect):
+            for node in walk(formula):
+                if isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
+                        node.op == "increase" and node.target.function.key == "total-cost")):
+                    places.setdefault(f"`{action.name.display}`", None)
+    if any(isinstance(node, Comparison) for node in walk(problem.goal)):
+        places.setdefault("the goal", None)
+    return list(places)
+
+
 def _reads_or_writes_values(domain: Domain, problem: Problem) -> bool:
     for action in domain.actions:
         for formula in (action.precondition, action.effect):
