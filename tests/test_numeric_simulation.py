@@ -220,3 +220,28 @@ def test_the_equivalence_state_search_handles_numeric_tasks_and_forgets_action_c
     problem = "(define (problem x) (:domain d) (:init (p) (= (total-cost) 0)) (:goal (q)))"
     cycle = goal_closure(*pair(costs, problem), Budget(seconds=20.0, states=100))
     assert cycle.reachable is True and cycle.states == 2  # costs differ, the states do not
+
+
+def test_the_reference_state_prefix_ignores_what_the_route_cost() -> None:
+    """pi_corr ends where the plan first reaches the latest reference state it reaches; with action costs
+    a cheaper or dearer route to the same world state still reaches it."""
+    from plansight.analyses.plans.metrics import parse_action_text
+    from plansight.analyses.plans.recovery import recover
+
+    pytest.importorskip("up_fast_downward")
+    domain = """(define (domain roads) (:requirements :strips :action-costs) (:predicates (at ?l))
+      (:functions (total-cost) - number)
+      (:action move :parameters (?from ?to) :precondition (at ?from)
+        :effect (and (not (at ?from)) (at ?to) (increase (total-cost) 1))))"""
+    problem = """(define (problem p) (:domain roads) (:objects l1 l2 l3 l4)
+      (:init (at l1) (= (total-cost) 0)) (:goal (at l4)) (:metric minimize (total-cost)))"""
+
+    def actions(*steps: str) -> list[tuple[str, ...]]:
+        return [a for a in (parse_action_text(s) for s in steps) if a is not None]
+
+    plan = actions("(move l1 l3)", "(move l3 l1)")
+    reference = actions("(move l1 l2)", "(move l2 l3)", "(move l3 l4)")
+    repaired = recover(*pair(domain, problem), plan, reference)
+    assert repaired.prefix_rule == "reference-state" and repaired.status == "solved"
+    assert repaired.prefix == tuple(actions("(move l1 l3)"))  # (at l3) at cost 1, the reference's at 2
+    assert repaired.completion == tuple(actions("(move l3 l4)"))

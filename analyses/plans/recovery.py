@@ -187,6 +187,14 @@ def with_initial_state(problem: Problem, state: State) -> Problem:
 COST_TERMS = frozenset({("total-cost",)})
 
 
+def _without_costs(state: State) -> State:
+    """The state as pi_corr compares it: a plan that reaches the reference's state by a dearer route
+    still reaches it (the cost is bookkeeping, not part of the world)."""
+    if not any(term in COST_TERMS for term in state.values):
+        return state
+    return State(state.atoms, {t: v for t, v in state.values.items() if t not in COST_TERMS})
+
+
 
 @dataclass(frozen=True, slots=True)
 class Recovery:
@@ -256,7 +264,8 @@ def recover(
     states = list(simulation.states())
     if reference:
         reference_states = list(simulate_actions(domain, problem, reference, world).states())
-        keep = reference_prefix_length(states, reference_states)
+        keep = reference_prefix_length([_without_costs(s) for s in states],
+                                       [_without_costs(s) for s in reference_states])
     else:
         keep = len(states) - 1
     prefix = tuple(plan[:keep])
