@@ -245,3 +245,15 @@ def test_the_reference_state_prefix_ignores_what_the_route_cost() -> None:
     assert repaired.prefix_rule == "reference-state" and repaired.status == "solved"
     assert repaired.prefix == tuple(actions("(move l1 l3)"))  # (at l3) at cost 1, the reference's at 2
     assert repaired.completion == tuple(actions("(move l3 l4)"))
+
+
+def test_a_step_that_only_costs_is_still_redundant_but_one_that_changes_a_value_is_not() -> None:
+    domain = """(define (domain d) (:requirements :strips :numeric-fluents :action-costs)
+      (:predicates (p)) (:functions (total-cost) (level))
+      (:action touch :parameters () :precondition (p) :effect (and (p) (increase (total-cost) 1)))
+      (:action pump :parameters () :precondition (p) :effect (and (p) (increase (level) 1))))"""
+    problem = "(define (problem x) (:domain d) (:init (p) (= (total-cost) 0) (= (level) 0)) (:goal (p)))"
+    plan = parse_plan("(touch)\n(pump)").plan
+    assert plan is not None
+    result = simulate(*pair(domain, problem), plan)
+    assert result.valid is True and result.redundant == (0,)

@@ -38,7 +38,7 @@ from plansight.analyses.plans.comparison import reference_prefix_length, simulat
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
 from plansight.analyses.plans.simulate import number_text
 from plansight.analyses.semantics.state import State
-from plansight.analyses.semantics.world import World, numeric_beyond_costs
+from plansight.analyses.semantics.world import COST_TERMS, World, numeric_beyond_costs
 
 log = logging.getLogger(__name__)
 
@@ -182,9 +182,6 @@ def with_initial_state(problem: Problem, state: State) -> Problem:
         target = FunctionTerm(name(term[0]), tuple(name(arg) for arg in term[1:]))
         atoms.append(Comparison("=", target, Number(value, number_text(value))))
     return dataclasses.replace(problem, init=tuple(atoms))
-
-
-COST_TERMS = frozenset({("total-cost",)})
 
 
 def _without_costs(state: State) -> State:

@@ -32,6 +32,7 @@ from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudge
 from plansight.analyses.semantics.fluents import UndefinedValue, evaluate, ground_term, term_text
 from plansight.analyses.semantics.state import EMPTY, GroundTerm, State
 from plansight.analyses.semantics.world import (
+    COST_TERMS,
     ConflictingUpdates,
     GroundAtom,
     Unmet,
@@ -406,8 +407,8 @@ class _Simulator:
                 deleted, added = tuple(dict.fromkeys(deleted)), tuple(dict.fromkeys(added))
             state.difference_update(deleted)
             state.update(added)
-            if not added and not deleted and not changed:
-                self.redundant.append(index)
+            if not added and not deleted and all(c[0] in COST_TERMS for c in changed):
+                self.redundant.append(index)  # what it costs does not make a step useful
             trace.append(TraceStep(index, step, added, deleted, changed))
         self.stage = "goal"
         final = state.frozen() if isinstance(state, Valued) else State(frozenset(state), values)

@@ -114,6 +114,9 @@ class ConflictingUpdates(Exception):
 
 
 ADDITIVE = frozenset({"increase", "decrease"})
+COST_TERMS = frozenset({("total-cost",)})
+"""Action costs: a value no condition of an action-cost task reads, so what a step costs does not
+make it useful (a redundant step) nor its state a different world state (recovery's pi_corr)."""
 
 
 def updated_values(values: Mapping[GroundTerm, float], updates: Sequence[Update]) -> dict[GroundTerm, float]:
@@ -945,7 +948,7 @@ def numeric_beyond_costs(domain: Domain, problem: Problem) -> list[str]:
         for formula in (action.precondition, action.effect):
             for node in walk(formula):
                 if isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
-                        node.op == "increase" and node.target.function.key == "total-cost")):
+                        node.op == "increase" and ground_term(node.target, {}) in COST_TERMS)):
                     places.setdefault(f"`{action.name.display}`", None)
     if any(isinstance(node, Comparison) for node in walk(problem.goal)):
         places.setdefault("the goal", None)
