@@ -188,7 +188,8 @@ class Simulation:
     """Why the simulation stopped before its verdict (analyses/semantics/budget.py): ``stopped after
     10 s: the precondition of step 3 (forall over 6 variables) has 4.1e9 instances``."""
     metric: MetricValue | None = None
-    """The ``:metric`` of a valid plan (None without a metric, or when the plan is not valid)."""
+    """The ``:metric`` of a valid plan (None without a metric, when the plan is not valid, or for a
+    verdict-only simulation)."""
 
     @property
     def lea_reached(self) -> int:
@@ -415,7 +416,7 @@ class _Simulator:
         goals = self._goals(final)
         metric = None
         if failure is None and not goals.unsatisfied:
-            metric = metric_value(world, final, len(self.steps))
+            metric = metric_value(world, final, len(self.steps)) if self.explain else None
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
                           None, world, self.initial, tuple(self.checkpoints), metric=metric)
 
