@@ -8,6 +8,8 @@ Required: the same verdict, and the same failing step wherever VAL names one
 
 from __future__ import annotations
 
+import itertools
+import random
 import re
 import subprocess
 from collections.abc import Mapping
@@ -205,3 +207,28 @@ def test_vals_slips_on_valid_plans(domain: str, problem: str, val_says: str) -> 
     if problem == "undefined-metric.pddl":
         assert result.metric is not None and result.metric.value is None
         assert result.metric.reason == "(level t3) has no value"
+
+
+RANDOM_PLANS = 40
+
+
+@pytest.mark.parametrize("name", [*DOMAINS, "corners"])
+def test_random_plans_get_vals_verdict_and_failing_step(name: str, tmp_path: Path) -> None:
+    """Plans of 1 to 8 ground actions drawn at random (seeded) from every action of the domain over every
+    object of its parameters' types: most fail early, at every kind of condition."""
+    folder = FIXTURES / name
+    domain = parse_pddl((folder / "domain.pddl").read_text()).model
+    problem = parse_pddl((folder / "problem.pddl").read_text()).model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    by_type = _objects_by_type(problem)
+    everything = [o for names in by_type.values() for o in names]
+    calls = []
+    for action in domain.actions:
+        pools = [by_type.get(p.type.names[0].key, []) if p.type is not None else everything
+                 for p in action.parameters]
+        calls += ["(" + " ".join([action.name.key, *args]) + ")" for args in itertools.product(*pools)]
+    rng = random.Random(12)
+    plans = [[rng.choice(calls) for _ in range(rng.randint(1, 8))] for _ in range(RANDOM_PLANS)]
+    differences = [(plan, val_verdict(folder, plan, tmp_path), plansight_verdict(folder, plan))
+                   for plan in plans]
+    assert disagreements(differences) == []
