@@ -427,7 +427,7 @@ class _Simulator:
             try:
                 holds = self.world.holds(formula, state)
             except UndefinedValue as undefined:  # VAL stops at the goal too ("undefined expression")
-                holds, text = False, f"{text} (it reads {undefined.text})"
+                holds, text = False, f"{text} ({undefined.text})"
             (satisfied if holds else unsatisfied).append(text)
         return Goals(tuple(satisfied), tuple(unsatisfied))
 
