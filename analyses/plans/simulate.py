@@ -76,12 +76,6 @@ def number_text(value: float | None) -> str:
     return f"{value:.12g}"
 
 
-def change_text(change: ValueChange) -> str:
-    """``(fuel t1) 10 -> 4``."""
-    term, before, after = change
-    return f"{term_text(term)} {number_text(before)} -> {number_text(after)}"
-
-
 @dataclass(frozen=True, slots=True)
 class Unparsed:
     """A plan line that is not an action at all; it counts as a step, in its place."""
@@ -266,13 +260,6 @@ class Simulation:
                 for term, _, after in step.changed:
                     values[term] = after
             yield State(frozenset(state), values)
-
-    def last_change(self, term: GroundTerm, before: int) -> TraceStep | None:
-        """The last step before step ``before`` (0-based) that changed fluent ``term``."""
-        for step in reversed(self.trace[:before]):
-            if any(changed[0] == term for changed in step.changed):
-                return step
-        return None
 
 
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
@@ -565,7 +552,7 @@ def _apply_updates(values: dict[GroundTerm, float], updates: list[tuple[GroundTe
     changed: list[ValueChange] = []
     for term in dict.fromkeys(term for term, _, _ in updates):
         before, after = values.get(term), new[term]
-        if before is None or before != after or (math.isnan(after) and not math.isnan(before)):
+        if before is None or (before != after and not (math.isnan(before) and math.isnan(after))):
             changed.append((term, before, after))
         values[term] = after
     return tuple(changed)
