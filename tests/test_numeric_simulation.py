@@ -258,3 +258,12 @@ def test_a_step_that_only_costs_is_still_redundant_but_one_that_changes_a_value_
     assert plan is not None
     result = simulate(*pair(domain, problem), plan)
     assert result.valid is True and result.redundant == (0,)
+
+
+def test_the_plan_lens_and_the_plan_view_summary_show_the_metric_of_a_valid_plan() -> None:
+    from plansight.analyses.plans.report import summary_line
+
+    result = run("(drive t1 a b)", "(refuel t1)", "(drive t1 b c)")
+    assert result.metric is not None and result.metric.summary == "(+ (total-cost) (fuel t1)) = 16"
+    assert summary_line(valid=True, lea=3, length=3, goals_satisfied=2, goals_total=2,
+                        metric=result.metric.summary) == "valid · (+ (total-cost) (fuel t1)) = 16"

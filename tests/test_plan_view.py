@@ -131,3 +131,13 @@ def test_every_page_has_its_own_nonce() -> None:
     view = view_of(VALID)
     assert plan_html(view, nonce="abc") == plan_html(view, nonce="abc")
     assert plan_html(view) != plan_html(view)
+
+
+def test_a_numeric_plan_plots_its_changing_fluents_and_sums_up_its_metric() -> None:
+    trucks = Path(__file__).parent / "fixtures" / "beyond_classical" / "numeric" / "trucks"
+    view = plan_view(job_for((trucks / "domain.pddl").read_text(), (trucks / "problem.pddl").read_text(),
+                             (trucks / "plan.txt").read_text()))
+    assert view["summary"] == "valid · (total-cost) = 23"
+    series = {s["name"]: s["values"] for s in view["fluents"]["series"]}
+    assert series["(fuel t1)"] == [8, 2, 10, 3, 3, 3] and series["(fuel t2)"] == [3, 3, 3, 3, 6, 0]
+    assert "(distance depot mid)" not in series  # a value no step changes is not plotted

@@ -151,7 +151,8 @@ def _summary(job: PlanJob, not_simulated: str | None) -> str:
         return f"not simulated: {not_simulated}"
     total = len(sim.goals.satisfied) + len(sim.goals.unsatisfied)
     return summary_line(valid=sim.valid, lea=sim.lea, length=sim.length,
-                        goals_satisfied=len(sim.goals.satisfied), goals_total=total)
+                        goals_satisfied=len(sim.goals.satisfied), goals_total=total,
+                        metric=sim.metric.summary if sim.metric is not None else None)
 
 
 def _no_fluents_reason(job: PlanJob, not_simulated: str | None) -> str:

@@ -82,8 +82,9 @@ def sorted_atoms(state: State) -> list[str]:
 
 def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_satisfied: int,
                  goals_total: int, stv: int | None = None, lcs: int | None = None,
-                 score: float | None = None) -> str:
-    """``valid`` or ``LEA 3/8 · 2 of 5 goals hold · StV 4``; the reference metrics follow when known.
+                 score: float | None = None, metric: str | None = None) -> str:
+    """``valid`` (``valid · (total-cost) = 12`` with the metric's value) or ``LEA 3/8 · 2 of 5 goals hold ·
+    StV 4``; the reference metrics follow when known.
 
     An executable plan whose goal fails is not "valid" but has nothing to locate, so its summary
     leads with the goals instead of an LEA equal to the length.
@@ -91,6 +92,8 @@ def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_sati
     parts: list[str] = []
     if valid:
         parts.append("valid")
+        if metric is not None:
+            parts.append(metric)
     else:
         if lea is not None and lea < length:
             parts.append(f"LEA {lea}/{length}")

@@ -158,8 +158,13 @@ class MetricValue:
     @property
     def text(self) -> str:
         """``minimize (total-cost) = 12``."""
+        return f"{self.direction} {self.summary}"
+
+    @property
+    def summary(self) -> str:
+        """``(total-cost) = 12``, as the plan lens shows it."""
         shown = number_text(self.value) if self.value is not None else f"no value ({self.reason})"
-        return f"{self.direction} {self.expression} = {shown}"
+        return f"{self.expression} = {shown}"
 
 
 @dataclass(frozen=True)
