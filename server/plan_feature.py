@@ -474,7 +474,8 @@ def lens_title(view: PlanView) -> str:
         stv=evaluation.stv if evaluation is not None else None,
         lcs=len(evaluation.subsequence) if evaluation is not None else None,
         score=evaluation.score if evaluation is not None else None,
-        metric=simulation.metric.summary if simulation.metric is not None else None)
+        metric=simulation.metric.summary if simulation.metric is not None else None,
+        broken_constraints=len(simulation.broken_constraints))
     if view.reference is not None and view.reference.problem is not None:
         title += f" · {view.reference.problem}"
     elif view.reference is not None and view.reference.evaluation is None:

@@ -154,7 +154,7 @@ def test_check_call_categories() -> None:
     ("(:durative-action fly :parameters () :duration (= ?duration 1) :condition (at start (p)) "
      ":effect (at end (p)))", "", "durative actions"),
     ("(:derived (q) (p))", "", "derived predicates"),
-    ("", "(:constraints (always (p)))", "trajectory constraints"),
+    ("", "(:constraints (always (sometime (p))))", "nested trajectory constraints"),
 ])
 def test_unsupported_constructs_are_named_and_skip_simulation(extra_domain: str, extra_problem: str,
                                                              reason: str) -> None:

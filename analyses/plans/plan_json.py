@@ -17,6 +17,7 @@ from plansight.analyses.plans.word_similarity import SimilarityVersion
 
 if TYPE_CHECKING:
     from plansight.analyses.model.pddl import Domain, PlanStep, Problem
+    from plansight.analyses.plans.constraints import TrajectoryReport
     from plansight.analyses.plans.metrics import Action
     from plansight.analyses.plans.simulate import Simulation, Unparsed
     from plansight.analyses.semantics.world import World
@@ -59,7 +60,8 @@ class PlanOptions:
 
 
 def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
-    """One plan's report: the simulation's verdict, failure, goals and trace, plus ``reference``,
+    """One plan's report: the simulation's verdict, failure, goals and trace, ``pddl3`` (constraints and
+    preferences), ``metric`` (of a valid plan), plus ``reference``,
     ``recovery``, ``skipped_reason``, ``stopped_reason`` (the work budget ran out: no verdict),
     ``redundant``, ``domain``, ``problem`` and ``error``."""
     from plansight.analyses.plans.simulate import step_text
@@ -77,6 +79,7 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         "failure": None,
         "goals": None,
         "trace": [],
+        "pddl3": None,
         "metric": None,
         "reference": None,
         "recovery": None,
@@ -107,9 +110,27 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         metric = sim.metric
         report["metric"] = {"direction": metric.direction, "expression": metric.expression,
                             "value": json_number(metric.value), "reason": metric.reason}
+    report["pddl3"] = trajectory_json(sim.trajectory) if sim.trajectory is not None else None
     report["reference"] = reference_report(job, options)
     report["recovery"] = recovery_report(job, options)
     return report
+
+
+def trajectory_json(trajectory: TrajectoryReport) -> dict[str, Any]:
+    """The ``pddl3`` section (docs/beyond-classical-pddl3.md): each ground constraint's verdict with the state
+    where it broke (0 is the initial state, k the state after step k), each preference's ``is-violated``
+    count, and each violation of a goal or precondition preference (``step`` 0-based, None at the end)."""
+    return {
+        "constraints": [
+            {"constraint": c.text, "operator": c.operator, "holds": c.holds, "state": c.state,
+             "at_end": c.at_end, "source": c.source, "preference": c.preference, "message": c.message}
+            for c in trajectory.constraints],
+        "preferences": [
+            {"name": p.name, "violations": p.violations, "checks": p.checks, "where": list(p.where)}
+            for p in trajectory.preferences],
+        "violations": [{"preference": v.name, "condition": v.text, "step": v.step, "message": v.message}
+                       for v in trajectory.violated],
+    }
 
 
 def json_number(value: float | None) -> float | str | None:

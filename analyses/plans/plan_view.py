@@ -90,6 +90,21 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
             "satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied)},
         "temporal": any(row["time"] is not None for row in rows),
         "fluents": _fluents(job, not_simulated),
+        "pddl3": _pddl3(job, not_simulated),
+    }
+
+
+def _pddl3(job: PlanJob, not_simulated: str | None) -> dict[str, Any] | None:
+    """PDDL3's verdicts for the page (docs/beyond-classical-pddl3.md): each ground constraint with its
+    verdict and message, each preference's ``is-violated`` count, the metric of a valid plan."""
+    sim = job.simulation
+    if sim is None or not_simulated is not None or sim.trajectory is None:
+        return None
+    return {
+        "constraints": [{"text": c.text, "holds": c.holds, "preference": c.preference, "message": c.message}
+                        for c in sim.trajectory.constraints],
+        "preferences": [{"name": p.name, "violations": p.violations} for p in sim.trajectory.preferences],
+        "metric": sim.metric.text if sim.metric is not None else None,
     }
 
 
@@ -152,7 +167,8 @@ def _summary(job: PlanJob, not_simulated: str | None) -> str:
     total = len(sim.goals.satisfied) + len(sim.goals.unsatisfied)
     return summary_line(valid=sim.valid, lea=sim.lea, length=sim.length,
                         goals_satisfied=len(sim.goals.satisfied), goals_total=total,
-                        metric=sim.metric.summary if sim.metric is not None else None)
+                        metric=sim.metric.summary if sim.metric is not None else None,
+                        broken_constraints=len(sim.broken_constraints))
 
 
 def _no_fluents_reason(job: PlanJob, not_simulated: str | None) -> str:

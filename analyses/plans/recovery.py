@@ -37,6 +37,7 @@ from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
 from plansight.analyses.plans.simulate import number_text
+from plansight.analyses.plans.soft_goals import hard_constraints, has_preferences, without_preferences
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import COST_TERMS, World, numeric_beyond_costs
 
@@ -258,6 +259,15 @@ def recover(
             "Fast Downward cannot complete a numeric plan: it plans with action costs only, and this task "
             f"has numeric conditions or effects (in {', '.join(numeric[:3])}); a numeric planner is needed"),
             rule)
+    hard = hard_constraints(domain, problem)
+    if hard:
+        return Recovery((), (), "unsupported", planner, (
+            "Fast Downward cannot complete a plan under PDDL3 trajectory constraints (in "
+            f"{' and '.join(hard)}): it plans for the goal only, and from the state after the prefix the "
+            "history the constraints judge is gone"), rule)
+    soft = has_preferences(domain, problem)
+    if soft:  # soft: a completion that ignores them is valid, it only counts more `is-violated`
+        domain, problem = without_preferences(domain, problem)
     states = list(simulation.states())
     if reference:
         reference_states = list(simulate_actions(domain, problem, reference, world).states())
@@ -268,4 +278,6 @@ def recover(
     prefix = tuple(plan[:keep])
     result = solve(domain, with_initial_state(problem, states[keep]), budget, cancel)
     completion = result.plan if result.plan is not None else ()
-    return Recovery(prefix, completion, result.status, result.planner, result.message, rule, result.seconds)
+    message = result.message + ("; PDDL3 preferences were left out of the planner's task (they are soft: the "
+                                "completion may violate them)" if soft else "")
+    return Recovery(prefix, completion, result.status, result.planner, message, rule, result.seconds)

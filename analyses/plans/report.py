@@ -82,12 +82,14 @@ def sorted_atoms(state: State) -> list[str]:
 
 def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_satisfied: int,
                  goals_total: int, stv: int | None = None, lcs: int | None = None,
-                 score: float | None = None, metric: str | None = None) -> str:
+                 score: float | None = None, metric: str | None = None,
+                 broken_constraints: int = 0) -> str:
     """``valid`` (``valid · (total-cost) = 12`` with the metric's value) or ``LEA 3/8 · 2 of 5 goals hold ·
     StV 4``; the reference metrics follow when known.
 
     An executable plan whose goal fails is not "valid" but has nothing to locate, so its summary
-    leads with the goals instead of an LEA equal to the length.
+    leads with the goals instead of an LEA equal to the length; one that breaks PDDL3 trajectory
+    constraints says how many (docs/beyond-classical-pddl3.md).
     """
     parts: list[str] = []
     if valid:
@@ -101,6 +103,8 @@ def summary_line(*, valid: bool | None, lea: int | None, length: int, goals_sati
             parts.append(f"executable ({length} step{'s' if length != 1 else ''})")
         parts.append(f"{goals_satisfied} of {goals_total} goal holds" if goals_total == 1
                      else f"{goals_satisfied} of {goals_total} goals hold")
+        if broken_constraints:
+            parts.append(f"{broken_constraints} constraint{'s' if broken_constraints != 1 else ''} violated")
     if stv is not None:
         parts.append(f"StV {stv}")
     if lcs is not None:

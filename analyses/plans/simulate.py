@@ -19,8 +19,8 @@ each held at some earlier point. Numeric plans add two runtime categories VAL al
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
@@ -28,6 +28,12 @@ from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Comparison, Domain, FunctionTerm, Plan, PlanStep, Problem, walk
 from plansight.analyses.model.pddl import numeric_terms as expression_nodes
 from plansight.analyses.model.printer import print_formula
+from plansight.analyses.plans.constraints import (
+    ConstraintVerdict,
+    TrajectoryReport,
+    check_trajectory,
+    has_pddl3,
+)
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 from plansight.analyses.semantics.fluents import UndefinedValue, evaluate, ground_term, term_text
 from plansight.analyses.semantics.state import EMPTY, GroundTerm, State
@@ -189,6 +195,9 @@ class Simulation:
     metric: MetricValue | None = None
     """The ``:metric`` of a valid plan (None without a metric, when the plan is not valid, or for a
     verdict-only simulation)."""
+    trajectory: TrajectoryReport | None = None
+    """PDDL3: the verdict of each trajectory constraint and each preference's violation count
+    (analyses/plans/constraints.py); None when the domain and problem state none."""
 
     @property
     def lea_reached(self) -> int:
@@ -218,7 +227,12 @@ class Simulation:
         """Whether the plan executes and reaches the goal, or None when the simulation was skipped."""
         if self.unknown:
             return None
-        return self.failure is None and not self.goals.unsatisfied
+        return self.failure is None and not self.goals.unsatisfied and not self.broken_constraints
+
+    @property
+    def broken_constraints(self) -> tuple[ConstraintVerdict, ...]:
+        """The hard PDDL3 constraints the plan violates, earliest first (each makes it invalid)."""
+        return self.trajectory.broken if self.trajectory is not None else ()
 
     @property
     def unreached(self) -> range:
@@ -285,7 +299,20 @@ def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | 
         reason = "; ".join(world.unsupported)
         return Simulation(len(steps), steps, skipped_reason=reason, world=world,
                           initial=world.initial_state())
-    return _Simulator(world, steps, budget or WorkBudget(), explain).run()
+    simulation = _Simulator(world, steps, budget or WorkBudget(), explain).run()
+    if simulation.unknown or not has_pddl3(world):
+        return simulation
+    executed = [(t.step.action.key, world.ground(t.step.action.key, [a.key for a in t.step.args]).binding)
+                for t in simulation.trace]
+    times: list[float] | None = None
+    if steps and all(isinstance(s, PlanStep) and s.time is not None for s in steps):  # `0.5: (a)` lines
+        times = [0.0, *(t.step.time.value for t in simulation.trace if t.step.time is not None)]
+    report = check_trajectory(world, list(simulation.states()), executed, simulation.failure is None, times)
+    judged = replace(simulation, trajectory=report, metric=None)
+    if not judged.valid:
+        return judged
+    # the metric again, now that `(is-violated p)` has a value
+    return replace(judged, metric=metric_value(world, judged.stop_state, judged.length, report.violations))
 
 
 SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
@@ -586,14 +613,18 @@ def _change_verb(before: float | None, after: float) -> str:
     return f"changed it from {number_text(before)} to {number_text(after)}"
 
 
-def metric_value(world: World, state: State, length: int) -> MetricValue | None:
+def metric_value(world: World, state: State, length: int,
+                 violations: Mapping[str, int] | None = None) -> MetricValue | None:
     """The ``:metric`` in ``state``, None when the problem has none. ``(total-time)`` of a sequential plan
-    is its number of steps (step i happens at time i), as VAL counts it."""
+    is its number of steps (step i happens at time i), as VAL counts it; ``(is-violated p)`` is the count
+    in ``violations`` (PDDL3 preferences, analyses/plans/constraints.py) and has no value without it."""
     metric = world.problem.metric
     if metric is None:
         return None
     expression = " ".join(print_formula(metric.expr).split())
-    valued = State(state.atoms, {**state.values, ("total-time",): float(length)})
+    counted: dict[GroundTerm, float] = {
+        ("is-violated", name): float(n) for name, n in (violations or {}).items()}
+    valued = State(state.atoms, {**state.values, ("total-time",): float(length), **counted})
     try:
         value = evaluate(metric.expr, {}, valued)
     except UndefinedValue as undefined:

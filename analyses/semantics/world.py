@@ -12,9 +12,11 @@ Supported: STRIPS, typing (with ``either``), negative preconditions, equality, `
 conditional effects (evaluated in the state before the step), ``forall`` effects, and PDDL 2.1 numeric
 fluents: comparisons over arithmetic in any condition, ``assign`` / ``increase`` / ``decrease`` /
 ``scale-up`` / ``scale-down`` with every right-hand side read in the state before the step (action
-costs are such values: ``total-cost`` is a fluent like any other). Anything whose meaning needs more
-(time, derived predicates, PDDL3 constraints, non-determinism) is listed in :attr:`World.unsupported`
-with a reason a user understands, so that callers skip simulation instead of giving a wrong verdict.
+costs are such values: ``total-cost`` is a fluent like any other). PDDL3 preferences are soft here
+(they always hold): analyses/plans/constraints.py counts them and judges trajectory constraints.
+Anything whose meaning needs more (time, derived predicates, non-determinism) is listed in
+:attr:`World.unsupported` with a reason a user understands, so that callers skip simulation instead of
+giving a wrong verdict.
 
 A world without numeric conditions or effects compiles its checks over bare atom sets (the classical hot
 path); a world with them (:attr:`World.numeric`) passes checks an object that also answers
@@ -52,6 +54,7 @@ from plansight.analyses.model.pddl import (
     TimeSpecified,
     TypedName,
     When,
+    children,
     conjuncts,
     walk,
 )
@@ -372,12 +375,14 @@ class World:
         return cached[1]
 
     def goal_literals(self) -> list[tuple[Formula, str]]:
-        """The goal's top-level conjuncts, each with its text as written: ``(on a b)``.
+        """The goal's top-level conjuncts, each with its text as written: ``(on a b)``. Preferences are left
+        out: they are soft, counted by ``is-violated`` and never make the goal fail.
 
         Printed once per world: the plan metrics simulate thousands of variants of one plan in the same
         world, and printing the goal for each was a fifth of their simulation time."""
         if self._goal_literals is None:
-            self._goal_literals = [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)]
+            self._goal_literals = [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)
+                                  if not _soft(part)]
         return list(self._goal_literals)
 
     def unmet(self, formula: Formula | None, state: State, binding: Binding | None = None) -> list[Unmet]:
@@ -710,7 +715,9 @@ class World:
                 return every
 
             return quantified
-        if isinstance(formula, (Preference, TimeSpecified)):
+        if isinstance(formula, Preference):
+            return _always  # soft, never failing a step or goal: analyses/plans/constraints.py counts it
+        if isinstance(formula, TimeSpecified):
             return self._compile(formula.body)
         if isinstance(formula, Comparison):
             op, lhs, rhs = formula.op, formula.left, formula.right
@@ -720,8 +727,17 @@ class World:
                 return compare(op, evaluate(lhs, b, values), evaluate(rhs, b, values))
 
             return comparison
-        # PDDL3 modalities: listed in `unsupported`, so never trusted
+        # PDDL3 modalities: judged by analyses/plans/constraints.py, never as a state formula
         return _never
+
+    def instances(self, variables: Sequence[TypedName], binding: Binding) -> Iterator[dict[str, str]]:
+        """``binding`` extended by each assignment of objects to ``variables`` (typed as declared): the
+        instances of a ``forall`` whose body is not a state formula, such as a trajectory constraint or a
+        preference, which the caller evaluates one by one."""
+        names, pools = self._quantified(tuple(variables))
+        for values in itertools.product(*pools):
+            self.meter.spend(1)
+            yield {**binding, **dict(zip(names, values, strict=True))}
 
     def _quantified(self, variables: tuple[TypedName, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
         names = tuple(v.name.key for v in variables)
@@ -842,6 +858,15 @@ class World:
         if isinstance(effect, TimeSpecified):
             return self._compile_updates(effect.body)
         return None  # a numeric effect somewhere this simulator does not reach (listed in `unsupported`)
+
+
+def _soft(formula: Formula) -> bool:
+    """A preference, or a ``forall`` over preferences."""
+    while isinstance(formula, Quantified) and formula.quantifier == "forall":
+        formula = formula.body
+    if isinstance(formula, And):
+        return bool(formula.args) and all(_soft(part) for part in formula.args)
+    return isinstance(formula, Preference)
 
 
 def _always(state: Atoms, binding: Binding) -> bool:
@@ -985,25 +1010,27 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
             add("PDDL 1.2 `:vars` (variables the planner binds)", name)
         for node in walk(action.precondition):
             _condition_reason(node, name, add)
+        _nested_preferences(action.precondition, name, add)
         for node in walk(action.effect):
             if isinstance(node, Modal):
                 add(f"non-deterministic effects (`{node.op}`)", name)
             elif isinstance(node, When):
                 for inner in walk(node.condition):
                     _condition_reason(inner, name, add)
+                    if isinstance(inner, Preference):
+                        add("preferences in conditional effects", name)
     for function in domain.functions:
         if function.type is not None and [n.key for n in function.type.names] != ["number"]:
             add("object fluents", f"`{function.name.display}`")
     for rule in domain.derived:
         add("derived predicates", f"`{rule.head.name.display}`")
-    if domain.constraints is not None:
-        add("PDDL3 trajectory constraints", "the domain")
-    if problem.constraints is not None:
-        add("PDDL3 trajectory constraints", "the problem")
+    for owner, constraints in (("the domain", domain.constraints), ("the problem", problem.constraints)):
+        _constraint_reasons(constraints, owner, add)
     if any(isinstance(fact, TimedLiteral) for fact in problem.init):
         add("timed initial literals", "the problem")
     for node in walk(problem.goal):
         _condition_reason(node, "the goal", add)
+    _nested_preferences(problem.goal, "the goal", add)
     reasons = []
     for kind, places in found.items():
         listed = list(places)
@@ -1024,9 +1051,65 @@ _KIND_INTRO = {
 }
 
 
+TRAJECTORY_SHAPES = {
+    "always": (0, 1), "sometime": (0, 1), "at-most-once": (0, 1), "within": (1, 1), "hold-after": (1, 1),
+    "hold-during": (2, 1), "sometime-after": (0, 2), "sometime-before": (0, 2), "always-within": (1, 2),
+}
+"""PDDL3's trajectory operators: how many numbers (times) and conditions each takes."""
+TRAJECTORY_MODALS = frozenset(TRAJECTORY_SHAPES)
+
+
+def _constraint_reasons(formula: Formula | None, where: str, add: Callable[[str, str], None]) -> None:
+    """What in ``:constraints`` analyses/plans/constraints.py cannot evaluate: anything but ``and``,
+    ``forall`` and ``preference`` above PDDL3's operators, and operators nested inside operators."""
+    if formula is None:
+        return
+    if isinstance(formula, And):
+        for part in formula.args:
+            _constraint_reasons(part, where, add)
+        return
+    if isinstance(formula, Quantified) and formula.quantifier == "forall":
+        _constraint_reasons(formula.body, where, add)
+        return
+    if isinstance(formula, Preference) and not isinstance(formula.body, Preference):
+        _constraint_reasons(formula.body, where, add)
+        return
+    if isinstance(formula, Modal) and formula.op in TRAJECTORY_MODALS:
+        if (len(formula.numbers), len(formula.args)) != TRAJECTORY_SHAPES[formula.op]:
+            add(f"`{formula.op}` with the wrong number of times or conditions", where)
+            return
+        bodies: tuple[Formula, ...] = formula.args
+    elif isinstance(formula, TimeSpecified) and formula.when == "end":
+        bodies = (formula.body,)
+    else:
+        add("trajectory constraints outside PDDL3's operators", where)
+        return
+    for body in bodies:
+        for node in walk(body):
+            if isinstance(node, (Modal, TimeSpecified, Preference)):
+                add("nested trajectory constraints", where)
+            else:
+                _condition_reason(node, where, add)
+
+
+def _nested_preferences(formula: Formula | None, where: str, add: Callable[[str, str], None]) -> None:
+    """Preferences are counted where they stand in a conjunction (or a ``forall`` of one); one under
+    ``or``, ``not``, ``imply`` or ``exists`` has no meaning plansight could give it."""
+    stack: list[tuple[Formula, bool]] = [(formula, True)] if formula is not None else []
+    while stack:
+        node, conjunctive = stack.pop()
+        if isinstance(node, Preference):
+            if not conjunctive:
+                add("preferences inside `or`, `not`, `imply` or `exists`", where)
+            continue
+        inside = conjunctive and (isinstance(node, And) or (
+            isinstance(node, Quantified) and node.quantifier == "forall"))
+        stack.extend((child, inside) for child in children(node))
+
+
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
     if isinstance(node, Preference):
-        add("preferences", where)
+        return  # soft: counted by analyses/plans/constraints.py
     elif isinstance(node, Modal):
         add(f"`{node.op}`", where)
     elif isinstance(node, TimeSpecified):
