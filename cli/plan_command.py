@@ -30,6 +30,7 @@ from plansight.extract_option import (
 from plansight.plan_reference import add_reference_options, write_reference_text
 
 if TYPE_CHECKING:
+    from plansight.analyses.plans.constraints import TrajectoryReport
     from plansight.analyses.plans.plan_json import PlanJob, PlanOptions
     from plansight.analyses.semantics.budget import WorkBudget
     from plansight.analyses.syntax.documents import ParsedDocument
@@ -270,8 +271,9 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
         return
     goals = sim.goals
     total = len(goals.satisfied) + len(goals.unsatisfied)
-    verdict = "VALID" if sim.valid else ("INVALID (executable, goal not reached)" if sim.executable
-                                         else "INVALID")
+    verdict = "VALID" if sim.valid else (
+        "INVALID" if not sim.executable else "INVALID (executable, goal not reached)" if goals.unsatisfied
+        else "INVALID (executable, a constraint is violated)")
     out.write(f"  {verdict} · LEA {sim.lea}/{sim.length} · {len(goals.satisfied)} of {total} goals hold\n")
     width = len(str(sim.length))
     column = min(40, max((len(step_text(s)) for s in sim.steps), default=0))
@@ -282,7 +284,8 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
 
     for trace_step in sim.trace:
         # the editor's words (plan_report), but a terminal shows every effect instead of "… +N more"
-        changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize)
+        changes = effects_line(trace_step.added, trace_step.deleted, width=sys.maxsize,
+                               changed=trace_step.changed)
         derived = derived_note(trace_step.derived_added, trace_step.derived_deleted)
         changes += f"  · {derived}" if derived else ""
         line(trace_step.index, trace_step.action,
@@ -300,4 +303,24 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
         out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
         for why in goals.why:
             out.write(f"    {why}\n")
+    if sim.trajectory is not None:
+        write_trajectory_text(sim.trajectory, out)
+    if sim.metric is not None:
+        out.write(f"  metric: {sim.metric.text}\n")
     write_reference_text(report, out)
+
+
+def write_trajectory_text(trajectory: TrajectoryReport, out: TextIO) -> None:
+    """PDDL3's part of the verdict: each broken constraint on its line, how many hold, and each
+    preference's violation count."""
+    hard = [c for c in trajectory.constraints if c.preference is None]
+    for constraint in trajectory.broken:
+        out.write(f"  ✗ {constraint.message}\n")
+    if hard:
+        kept = sum(1 for c in hard if c.holds)
+        open_ = sum(1 for c in hard if c.holds is None)
+        undecided = f" ({open_} undecided: the plan stops before its end)" if open_ else ""
+        out.write(f"  constraints holding: {kept} of {len(hard)}{undecided}\n")
+    if trajectory.preferences:
+        counts = ", ".join(f"{p.name} {p.violations}" for p in trajectory.preferences)
+        out.write(f"  preferences violated (is-violated): {counts}\n")

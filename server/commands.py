@@ -15,7 +15,7 @@ Commands are run with ``workspace/executeCommand`` and take a single object argu
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Literal, TypeAlias, TypedDict
+from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 from plansight.analyses.syntax.documents import FileKind
 from plansight.analyses.workspace.association import How
@@ -63,11 +63,20 @@ class PlanGoals(TypedDict):
     fraction: float
 
 
+class PlanValueChange(TypedDict):
+    term: str
+    before: float | str | None
+    after: float | str | None
+
+
 class PlanTraceStep(TypedDict):
     index: int
     action: str
     added: list[str]
     deleted: list[str]
+    changed: list[PlanValueChange]
+    derived_added: NotRequired[list[str]]
+    derived_deleted: NotRequired[list[str]]
 
 
 class SimulatePlanResult(TypedDict):
@@ -89,6 +98,8 @@ class SimulatePlanResult(TypedDict):
     domain: str | None
     problem: str | None
     error: str | None
+    metric: dict[str, Any] | None
+    pddl3: dict[str, Any] | None
 
 
 class StateAtStepResult(TypedDict):

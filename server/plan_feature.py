@@ -376,13 +376,15 @@ def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Do
 
 
 def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
-    full = "\n".join(f"- `{item}`" for item in effect_items(step.added, step.deleted)) or "nothing changed"
+    items = effect_items(step.added, step.deleted, step.changed)
+    full = "\n".join(f"- `{item}`" for item in items) or "nothing changed"
     derived = effect_items(step.derived_added, step.derived_deleted)
     if derived:
         listed = "\n".join(f"- `{item}`" for item in derived)
         full += f"\n\nDerived atoms (by the `:derived` rules):\n\n{listed}"
     return types.InlayHint(
-        position=position, label=effects_line(step.added, step.deleted), padding_left=True,
+        position=position, label=effects_line(step.added, step.deleted, changed=step.changed),
+        padding_left=True,
         tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                     value=f"Step {step.index + 1} `{step.action}` changed:\n\n{full}"))
 
@@ -424,7 +426,7 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
     failure = simulation.failure
     if index < len(simulation.trace):
         trace = simulation.trace[index]
-        effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted))
+        effects = " ".join(f"`{item}`" for item in effect_items(trace.added, trace.deleted, trace.changed))
         lines = [f"**Step {index + 1}** `{text}` — executed",
                  f"Changed: {effects}" if effects else "It changed nothing (a redundant step)."]
         derived = " ".join(f"`{item}`" for item in effect_items(trace.derived_added, trace.derived_deleted))
@@ -445,7 +447,9 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
         state = simulation.state_before(index)
         body = "\n".join(state_lines(state)) or "; (no atom holds)"
         count = len(state.atoms)
-        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}):"
+        fluents = len(state.values)
+        values = f", {fluents} fluent value{'s' if fluents != 1 else ''}" if fluents else ""
+        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}{values}):"
                      f"\n```pddl\n{body}\n```")
         if simulation.world is not None and simulation.world.derived is not None:
             derived_atoms = simulation.derived_before(index)
@@ -483,7 +487,9 @@ def lens_title(view: PlanView) -> str:
         goals_satisfied=len(goals.satisfied), goals_total=len(goals.satisfied) + len(goals.unsatisfied),
         stv=evaluation.stv if evaluation is not None else None,
         lcs=len(evaluation.subsequence) if evaluation is not None else None,
-        score=evaluation.score if evaluation is not None else None)
+        score=evaluation.score if evaluation is not None else None,
+        metric=simulation.metric.summary if simulation.metric is not None else None,
+        broken_constraints=len(simulation.broken_constraints))
     if view.reference is not None and view.reference.problem is not None:
         title += f" · {view.reference.problem}"
     elif view.reference is not None and view.reference.evaluation is None:

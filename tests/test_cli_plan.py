@@ -52,8 +52,9 @@ def test_valid_plan_json_has_exactly_the_spec_shape(tmp_path: Path) -> None:
     assert report["goals"] == {"satisfied": ["(on a c)", "(on c b)"], "unsatisfied": [], "fraction": 1.0}
     assert report["trace"][0] == {"index": 0, "action": "(unstack b c)",
                                   "added": ["(holding b)", "(clear c)"],
-                                  "deleted": ["(on b c)", "(clear b)", "(handempty)"]}
+                                  "deleted": ["(on b c)", "(clear b)", "(handempty)"], "changed": []}
     assert [t["index"] for t in report["trace"]] == list(range(6))
+    assert report["metric"] is None
 
 
 def test_invalid_plan_json_failure_and_goal_fraction(tmp_path: Path) -> None:
@@ -96,15 +97,15 @@ def test_flags_link_a_plan_anywhere_and_a_missing_problem_exits_2(tmp_path: Path
 
 
 def test_unsupported_domain_is_skipped_with_its_reason_not_judged(tmp_path: Path) -> None:
-    (tmp_path / "domain.pddl").write_text("""(define (domain d) (:requirements :strips :fluents)
-      (:predicates (p)) (:functions (fuel))
-      (:action go :parameters () :precondition (> (fuel) 0) :effect (p)))""")
-    (tmp_path / "p.pddl").write_text("(define (problem x) (:domain d) (:init (= (fuel) 1)) (:goal (p)))")
+    (tmp_path / "domain.pddl").write_text("""(define (domain d) (:requirements :strips :non-deterministic)
+      (:predicates (p) (q))
+      (:action go :parameters () :precondition (q) :effect (oneof (p) (q))))""")
+    (tmp_path / "p.pddl").write_text("(define (problem x) (:domain d) (:init (q)) (:goal (p)))")
     (tmp_path / "p.plan").write_text("(go)\n")
     code, report = run_json("p.plan", cwd=tmp_path)
     assert code == 0
     assert report["valid"] is None and report["lea"] is None and report["executable"] is None
-    assert "numeric conditions" in report["skipped_reason"]
+    assert "non-deterministic effects" in report["skipped_reason"]
 
 
 def test_unparseable_line_is_a_parse_failure(tmp_path: Path) -> None:
@@ -126,3 +127,20 @@ def test_text_report_explains_the_failure_step_by_step(tmp_path: Path) -> None:
     assert "  5  (pick-up c)    ✗ wrong order" in lines
     assert "  6  (stack c b)    (not reached)" in lines
     assert "  goals not holding where the plan stops: (on c b)" in lines
+
+
+NUMERIC = Path(__file__).parent / "fixtures" / "beyond_classical" / "numeric" / "trucks"
+
+
+def test_a_numeric_plan_reports_value_changes_and_the_metric(tmp_path: Path) -> None:
+    for name in ("domain.pddl", "problem.pddl", "plan.txt"):
+        (tmp_path / name).write_text((NUMERIC / name).read_text())
+    flags = ["--domain", "domain.pddl", "--problem", "problem.pddl"]
+    code, report = run_json("plan.txt", *flags, cwd=tmp_path)
+    assert code == 0 and report["valid"] is True
+    assert report["trace"][0]["changed"] == [{"term": "(fuel t1)", "before": 8, "after": 2},
+                                             {"term": "(total-cost)", "before": 0, "after": 6}]
+    assert report["metric"] == {"direction": "minimize", "expression": "(total-cost)", "value": 23,
+                                "reason": None}
+    text = run("plan.txt", *flags, cwd=tmp_path).stdout
+    assert "(fuel t1) 8→2 (total-cost) 0→6" in text and "metric: minimize (total-cost) = 23" in text

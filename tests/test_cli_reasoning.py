@@ -115,17 +115,23 @@ def test_truth_folder_of_cases(tmp_path: Path) -> None:
     assert refused.returncode == 2 and "no .jsonl or .json case files" in refused.stderr
 
 
-def test_truth_refuses_what_the_simulator_does_not_handle(tmp_path: Path) -> None:
+def test_truth_answers_numeric_tasks_and_refuses_what_the_simulator_does_not_handle(tmp_path: Path) -> None:
     (tmp_path / "domain.pddl").write_text("""(define (domain fuel) (:requirements :strips :numeric-fluents)
       (:predicates (moved)) (:functions (fuel))
       (:action go :parameters () :precondition (> (fuel) 0) :effect (and (moved) (decrease (fuel) 1))))""")
     (tmp_path / "p.pddl").write_text(
         "(define (problem p) (:domain fuel) (:init (= (fuel) 1)) (:goal (moved)))")
+    first = run("truth", "applicable", "domain.pddl", "p.pddl", cwd=tmp_path)
+    assert first.returncode == 0 and "(go)" in first.stdout
+    spent = run("truth", "applicable", "domain.pddl", "p.pddl", "--actions", "(go)", cwd=tmp_path)
+    assert spent.returncode == 0 and "0 applicable actions after (go)" in spent.stdout  # (fuel) is now 0
+    (tmp_path / "domain.pddl").write_text("""(define (domain fuel) (:requirements :strips :non-deterministic)
+      (:predicates (moved))
+      (:action go :parameters () :precondition (and) :effect (oneof (moved) (and))))""")
     completed = run("truth", "applicable", "domain.pddl", "p.pddl", cwd=tmp_path)
     assert completed.returncode == 1
-    assert completed.stdout == ("no exact answer: there are numeric conditions (in `go`); there are numeric "
-                                "effects (in `go`), which the simulator does not handle (docs/reasoning.md, "
-                                "Supported PDDL)\n")
+    assert completed.stdout == ("no exact answer: there are non-deterministic effects (`oneof`) (in `go`), "
+                                "which the simulator does not handle (docs/reasoning.md, Supported PDDL)\n")
 
 
 def test_truth_usage_errors(tmp_path: Path) -> None:

@@ -315,7 +315,7 @@ def test_a_classical_json_trace_keeps_its_keys() -> None:
     simulation = simulate(domain, problem, plan_of((examples / "p01.plan").read_text()))
     job = PlanJob("p01.plan", domain=domain, problem=problem, simulation=simulation, world=simulation.world)
     assert {key for entry in plan_json(job, PlanOptions())["trace"] for key in entry} == {
-        "index", "action", "added", "deleted"}
+        "index", "action", "added", "deleted", "changed"}
 
 
 def test_the_plan_text_shows_derived_changes_after_the_effects() -> None:
@@ -363,7 +363,7 @@ def test_a_rule_body_with_a_construct_the_world_does_not_model_is_not_trusted() 
         "(:derived (p) (> (f) 1)) (:action a :parameters () :precondition (p) :effect ()))",
         "(define (problem x) (:domain d) (:init (= (f) 2)) (:goal (p)))")
     result = simulate(domain, problem, plan_of("(a)"))
-    assert result.valid is None and "numeric conditions (in `p`)" in (result.skipped_reason or "")
+    assert result.valid is None and "rules compare numeric values (`p`)" in (result.skipped_reason or "")
 
 
 def test_a_derived_goal_that_does_not_hold_is_explained_in_the_lint_message() -> None:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+import test_numeric_val as numeric_val
 from derived_strategies import CONSTANTS, random_domain
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -190,3 +191,69 @@ def test_val_fails_a_plan_of_an_unstratified_domain_which_has_no_verdict(tmp_pat
     assert isinstance(domain, Domain) and isinstance(problem, Problem)
     result = simulate(domain, problem, parse_plan(names[2].read_text()).plan or Plan())
     assert result.valid is None and "`p` depends on its own negation" in (result.skipped_reason or "")
+
+
+# --- numeric fluents and derived predicates together --------------------------------------------------
+
+ROVER = FIXTURES / "rover"
+"""A rover whose work costs energy on a map of recursive, negated and ``when``-read derived predicates
+(tests/fixtures/beyond_classical/derived/rover/): numeric conditions and derived atoms decide the same
+steps."""
+
+
+def _rover_plans() -> list[tuple[str, list[str]]]:
+    problem = parse_pddl((ROVER / "problem.pddl").read_text()).model
+    assert isinstance(problem, Problem)
+    out: list[tuple[str, list[str]]] = []
+    for name in ("plan.txt", "plan-2.txt"):
+        steps = _steps(name)
+        out.append((name, steps))
+        out.extend((f"{name} mutant", mutant) for mutant in numeric_val.mutations(steps, problem))
+    # on to the cave, along a road whose distance the problem does not give: VAL stops at that drive
+    out.append(("plan-2.txt mutant", [*_steps("plan-2.txt"), "(open-road lake cave)",
+                                      "(drive lake cave)"]))
+    return out
+
+
+def _steps(name: str) -> list[str]:
+    return [line.strip() for line in (ROVER / name).read_text().splitlines() if line.strip()]
+
+
+def test_numeric_fluents_and_derived_predicates_together_agree_with_val(tmp_path: Path) -> None:
+    """Two valid plans and every systematic mutation of each (drops, swaps, repeats, a cut, the plan
+    reversed, other objects): VAL and plansight give the same verdict and stop at the same step, and the
+    mutants really fail on a derived atom, on a numeric condition and on an undefined value."""
+    plans = _rover_plans()
+    assert sum(1 for label, _ in plans if label.endswith("mutant")) >= 20
+    compared = [(steps, numeric_val.val_verdict(ROVER, steps, tmp_path),
+                 numeric_val.plansight_verdict(ROVER, steps)) for _, steps in plans]
+    assert numeric_val.disagreements(compared) == []
+    assert all(ours.valid for (label, _), (_, _, ours) in zip(plans, compared, strict=True)
+               if not label.endswith("mutant"))
+    domain = parse_pddl((ROVER / "domain.pddl").read_text()).model
+    problem = parse_pddl((ROVER / "problem.pddl").read_text()).model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    unmet: set[str] = set()
+    categories: set[str] = set()
+    for _, steps in plans:
+        failure = simulate(domain, problem, parse_plan("\n".join(steps)).plan or Plan()).failure
+        if failure is not None:
+            categories.add(failure.category)
+            unmet.update(m.text for m in failure.unsatisfied)
+    assert {"(charged-here)", "(reachable hill)"} & unmet  # a derived precondition decides a step
+    assert any(text.startswith("(>= (energy)") for text in unmet)  # a numeric one decides another
+    assert "undefined_value" in categories  # a drive along a road whose distance nobody gave
+
+
+def test_a_valid_plan_of_the_mixed_domain_reports_values_derived_atoms_and_its_metric() -> None:
+    domain = parse_pddl((ROVER / "domain.pddl").read_text()).model
+    problem = parse_pddl((ROVER / "problem.pddl").read_text()).model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    result = simulate(domain, problem, parse_plan((ROVER / "plan.txt").read_text()).plan or Plan())
+    assert result.valid is True
+    assert result.metric is not None and result.metric.value == 8  # VAL: "Final value: 8"
+    recharge = result.trace[2]
+    assert recharge.changed == ((("energy",), 2.0, 10.0),)
+    opened = result.trace[8]  # (open-road crater lake) makes the lake reachable, so no longer isolated
+    assert ("reachable", "lake") in opened.derived_added and ("isolated", "lake") in opened.derived_deleted
+    assert [c[0] for c in opened.changed] == [("energy",), ("used",)]

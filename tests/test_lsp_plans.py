@@ -327,7 +327,7 @@ async def test_simulate_plan_command_returns_the_cli_json(client: LanguageClient
     assert result["goals"] == {"satisfied": [], "unsatisfied": ["(on a b)", "(on b c)"], "fraction": 0.0}
     assert result["trace"][1] == {"index": 1, "action": "(put-down c)",
                                   "added": ["(on-table c)", "(clear c)", "(handempty)"],
-                                  "deleted": ["(holding c)"]}
+                                  "deleted": ["(holding c)"], "changed": []}
     assert len(result["trace"]) == 3
     assert result["reference"] is None
 

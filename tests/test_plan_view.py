@@ -86,8 +86,12 @@ def test_the_fluent_plots_say_why_they_are_absent() -> None:
     costs = EXAMPLES / "elevator-costs"
     plan = (costs / "p01.plan").read_text()
     view = plan_view(job_for((costs / "domain.pddl").read_text(), (costs / "p01.pddl").read_text(), plan))
-    assert view["fluents"] == {"series": [], "absent": NO_FLUENT_VALUES}
-    assert NO_FLUENT_VALUES in read_page(plan_html(view)).plain_text
+    [series] = view["fluents"]["series"]
+    assert series["name"] == "(total-cost)" and len(series["values"]) == len(view["steps"]) + 1
+    assert series["values"][0] == 0 and series["values"] == sorted(series["values"])  # costs only add up
+    assert "(total-cost) = " in read_page(plan_html(view)).plain_text
+    unchanged = plan_view(job_for((costs / "domain.pddl").read_text(), (costs / "p01.pddl").read_text(), ""))
+    assert unchanged["fluents"] == {"series": [], "absent": NO_FLUENT_VALUES}
 
 
 def test_fluent_values_are_drawn_as_a_line_with_a_gap_where_a_value_is_unknown() -> None:
@@ -127,3 +131,13 @@ def test_every_page_has_its_own_nonce() -> None:
     view = view_of(VALID)
     assert plan_html(view, nonce="abc") == plan_html(view, nonce="abc")
     assert plan_html(view) != plan_html(view)
+
+
+def test_a_numeric_plan_plots_its_changing_fluents_and_sums_up_its_metric() -> None:
+    trucks = Path(__file__).parent / "fixtures" / "beyond_classical" / "numeric" / "trucks"
+    view = plan_view(job_for((trucks / "domain.pddl").read_text(), (trucks / "problem.pddl").read_text(),
+                             (trucks / "plan.txt").read_text()))
+    assert view["summary"] == "valid · (total-cost) = 23"
+    series = {s["name"]: s["values"] for s in view["fluents"]["series"]}
+    assert series["(fuel t1)"] == [8, 2, 10, 3, 3, 3] and series["(fuel t2)"] == [3, 3, 3, 3, 6, 0]
+    assert "(distance depot mid)" not in series  # a value no step changes is not plotted

@@ -309,13 +309,29 @@ def test_an_add_effect_that_already_holds_is_not_a_positive_effect() -> None:
 
 
 def test_unsupported_constructs_are_refused_not_answered() -> None:
+    domain = parse_pddl("""(define (domain n) (:requirements :strips :non-deterministic)
+      (:predicates (on))
+      (:action go :parameters () :precondition (and) :effect (oneof (on) (and))))""").model
+    problem = parse_pddl("(define (problem p) (:domain n) (:init) (:goal (on)))").model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    with pytest.raises(TruthError, match="non-deterministic"):
+        build_world(domain, problem)
+
+
+def test_numeric_tasks_are_answered_with_values() -> None:
+    """Progression of a numeric action: its atoms as the definition says, its values changed too (the
+    state after it no longer applies the action once the fuel is spent)."""
     domain = parse_pddl("""(define (domain n) (:requirements :strips :numeric-fluents)
       (:predicates (on)) (:functions (fuel))
       (:action go :parameters () :precondition (> (fuel) 0) :effect (and (on) (decrease (fuel) 1))))""").model
     problem = parse_pddl("(define (problem p) (:domain n) (:init (= (fuel) 1)) (:goal (on)))").model
     assert isinstance(domain, Domain) and isinstance(problem, Problem)
-    with pytest.raises(TruthError, match="numeric"):
-        build_world(domain, problem)
+    world = build_world(domain, problem)
+    assert ground_truth(world, "applicable").items == (("go",),)
+    assert ground_truth(world, "progression", [], ("go",)).items == (("on",),)
+    assert ground_truth(world, "applicable", [("go",)]).items == ()
+    with pytest.raises(TruthError, match="not applicable"):
+        ground_truth(world, "progression", [("go",)], ("go",))
 
 
 def test_blocksworld_by_hand() -> None:

@@ -150,13 +150,13 @@ def test_check_call_categories() -> None:
 
 
 @pytest.mark.parametrize(("extra_domain", "extra_problem", "reason"), [
-    ("(:functions (fuel)) (:action burn :parameters () :precondition (> (fuel) 1) "
-     ":effect (decrease (fuel) 1))",
-     "", "numeric conditions (in `burn`)"),
+    ("(:functions (holder) - object)", "", "object fluents (`holder`)"),
     ("(:durative-action fly :parameters () :duration (= ?duration 1) :condition (at start (p)) "
      ":effect (at end (p)))", "", "durative actions"),
     ("(:derived (q) (not (q)))", "", "`q` depends on its own negation"),
-    ("", "(:constraints (always (p)))", "trajectory constraints"),
+    ("(:functions (f)) (:derived (q) (> (f) 1))", "",
+     "derived predicates whose rules compare numeric values (`q`)"),
+    ("", "(:constraints (always (sometime (p))))", "nested trajectory constraints"),
 ])
 def test_unsupported_constructs_are_named_and_skip_simulation(extra_domain: str, extra_problem: str,
                                                              reason: str) -> None:
@@ -178,6 +178,8 @@ def test_action_costs_are_simulated() -> None:
               "(:metric minimize (total-cost)))"
     result = simulate(*pair(domain, problem), plan_of(["(go)"]))
     assert result.skipped_reason is None and result.valid
+    assert result.trace[0].changed == ((("total-cost",), 0.0, 1.0),)
+    assert result.metric is not None and result.metric.value == 1.0
 
 
 # --- simulation -----------------------------------------------------------------------------------
@@ -362,18 +364,19 @@ def test_lint_reports_a_runtime_failure_before_a_later_static_error() -> None:
 
 
 def test_lint_says_why_simulation_is_skipped() -> None:
-    domain = """(define (domain d) (:requirements :strips :fluents) (:predicates (p)) (:functions (fuel))
-      (:action go :parameters () :precondition (> (fuel) 0) :effect (p)))"""
-    found = lint_plan("(go)\n", "(define (problem x) (:domain d) (:init (= (fuel) 1)) (:goal (p)))", domain)
+    domain = """(define (domain d) (:requirements :strips :non-deterministic) (:predicates (p) (q))
+      (:action go :parameters () :precondition (q) :effect (oneof (p) (q))))"""
+    found = lint_plan("(go)\n", "(define (problem x) (:domain d) (:init (q)) (:goal (p)))", domain)
     assert [(d[0], d[1], d[2]) for d in found] == [("simulation-skipped", "information", "(go)")]
-    assert "there are numeric conditions (in `go`)" in found[0][3]
+    assert "there are non-deterministic effects (`oneof`) (in `go`)" in found[0][3]
 
 
 def test_a_skipped_simulation_still_offers_the_initial_state() -> None:
     domain = "(define (domain d) (:requirements :strips :constraints) (:predicates (p) (q)))"
-    problem = "(define (problem x) (:domain d) (:init (p)) (:goal (q)) (:constraints (always (p))))"
+    problem = ("(define (problem x) (:domain d) (:init (p)) (:goal (q)) "
+               "(:constraints (always (sometime (p)))))")
     result = simulate(*pair(domain, problem), Plan())
-    assert result.skipped_reason is not None and "trajectory constraints" in result.skipped_reason
+    assert result.skipped_reason is not None and "nested trajectory constraints" in result.skipped_reason
     assert result.state_before(0) == result.stop_state == atoms("(p)")
 
 

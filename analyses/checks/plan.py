@@ -6,7 +6,7 @@ diagnostics: where the plan breaks and why, what is never reached, which goals d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Severity, Tag, make
@@ -14,7 +14,13 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Name, Plan, PlanStep, Problem
 from plansight.analyses.model.vocabulary import vocabulary
-from plansight.analyses.plans.simulate import RUNTIME_CATEGORIES, simulate, unparsed_lines
+from plansight.analyses.plans.simulate import (
+    RUNTIME_CATEGORIES,
+    Simulation,
+    Unparsed,
+    simulate,
+    unparsed_lines,
+)
 from plansight.analyses.semantics.argument_checks import (
     ObjectTable,
     Signatures,
@@ -138,7 +144,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
         return [make("simulation-skipped",
                      f"The plan is not simulated: {result.skipped_reason}, which the simulator does not "
                      "model (it covers STRIPS and ADL: typing, negation, equality, quantifiers, conditional "
-                     "effects, action costs). The other checks still ran.",
+                     "effects, numeric fluents and action costs). The other checks still ran.",
                      at)]
     failure = result.failure
     if failure is not None and failure.category not in RUNTIME_CATEGORIES:
@@ -164,6 +170,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
             more = len(unreached) - UNREACHED_LISTED
             out.append(make("unreached-step", f"Not reached ({more} more steps): the plan stops at step "
                             f"{failure.index + 1}.", rest, tags=(Tag.UNNECESSARY,)))
+    out.extend(_constraint_diagnostics(result, steps, text))
     goals = result.goals
     if goals.unsatisfied:
         total = len(goals.satisfied) + len(goals.unsatisfied)
@@ -182,6 +189,39 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
         out.append(make("goal-not-satisfied", message, at,
                         severity=Severity.WARNING if failure is not None else None))
     return out
+
+
+def _constraint_diagnostics(result: Simulation, steps: Sequence[PlanStep | Unparsed],
+                            text: str) -> Iterator[Diagnostic]:
+    """One error per broken PDDL3 constraint, on the step after which it broke (the first step when the
+    initial state already breaks it, the last when only the end of the plan decides it), and a note per
+    violated preference: on the step that ran with its precondition preference false, on the last step
+    for a goal preference, where it broke for a constraint preference."""
+    trajectory = result.trajectory
+    if trajectory is None:
+        return
+
+    def at(state: int | None, at_end: bool) -> Span:
+        if not steps:
+            return _end_of(text)
+        if at_end or state is None:
+            return steps[-1].span
+        return steps[max(state - 1, 0)].span
+
+    for constraint in trajectory.constraints:
+        if constraint.holds is not False:
+            continue
+        if constraint.preference is None:
+            yield make("constraint-violated", constraint.message, at(constraint.state, constraint.at_end),
+                       data=(("constraint", constraint.text), ("state", str(constraint.state))))
+        else:
+            yield make("preference-violated", constraint.message + " (counted by `is-violated`; the plan "
+                       "stays valid).", at(constraint.state, constraint.at_end),
+                       data=(("preference", constraint.preference),))
+    for violation in trajectory.violated:
+        span = steps[violation.step].span if violation.step is not None and steps else at(None, True)
+        yield make("preference-violated", violation.message + ".", span,
+                   data=(("preference", violation.name),))
 
 
 def _end_of(text: str) -> Span:

@@ -168,6 +168,16 @@ CODES: dict[str, CodeInfo] = _catalogue(
     ("redundant-step", W, "An executable step that changes nothing (everything it adds already holds)."),
     ("goal-not-satisfied", E, "Goals that do not hold after the plan (a warning when the plan stops early)."),
     (
+        "constraint-violated",
+        E,
+        "A PDDL3 trajectory constraint the plan violates, on the step after which it broke.",
+    ),
+    (
+        "preference-violated",
+        INFO,
+        "A PDDL3 preference the plan violates (soft: counted by `is-violated`, the plan stays valid).",
+    ),
+    (
         "simulation-skipped",
         INFO,
         "The plan is not simulated: the domain uses a construct the simulator does not model.",

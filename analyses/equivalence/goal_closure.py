@@ -13,8 +13,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from plansight.analyses.equivalence.scene_graph import Fact
-from plansight.analyses.model.pddl import Domain, Problem
-from plansight.analyses.semantics.world import World
+from plansight.analyses.model.pddl import Domain, Formula, Problem
+from plansight.analyses.semantics.fluents import UndefinedValue
+from plansight.analyses.semantics.state import State
+from plansight.analyses.semantics.world import ConflictingUpdates, World, numeric_beyond_costs
 
 CANCEL_CHECK_EVERY = 64
 """Expanded states between two calls of the caller's ``cancelled`` hook (a state costs ~100 µs)."""
@@ -54,7 +56,8 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget,
     world = World.build(domain, problem)
     if world.unsupported:
         return Closure(None, None, "the state search does not support " + "; ".join(world.unsupported))
-    start = world.initial_state()
+    costs_only = not numeric_beyond_costs(domain, problem)
+    start = _searched(world.initial_state(), costs_only)
     seen = {start}
     frontier = deque([start])
     closure: frozenset[Fact] | None = None
@@ -66,10 +69,13 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget,
         if cancelled is not None and expanded % CANCEL_CHECK_EVERY == 0 and cancelled():
             raise Interrupted(f"interrupted after {len(seen):,} states")
         state = frontier.popleft()
-        if world.holds(goal, state):
+        if _holds(world, goal, state):
             closure = state.atoms if closure is None else closure & state.atoms
         for action in world.applicable(state):
-            after = world.apply(action.name, action.args, state)
+            try:
+                after = _searched(world.apply(action.name, action.args, state), costs_only)
+            except (UndefinedValue, ConflictingUpdates):
+                continue  # the step reads an undefined value or assigns one twice: it cannot run there
             if after not in seen:
                 if len(seen) >= budget.states:
                     return Closure(
@@ -97,3 +103,16 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget,
             len(seen),
         )
     return Closure(True, closure, "", len(seen))
+
+
+def _searched(state: State, costs_only: bool) -> State:
+    """The state as the search stores it: without its values when they are only action costs, which
+    no condition reads (so states that differ only in their cost are one state)."""
+    return State(state.atoms) if costs_only and state.values else state
+
+
+def _holds(world: World, goal: Formula | None, state: State) -> bool:
+    try:
+        return world.holds(goal, state)
+    except UndefinedValue:
+        return False  # the goal reads an undefined value: VAL fails such a plan at the goal

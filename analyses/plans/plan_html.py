@@ -154,6 +154,7 @@ def plan_html(view: dict[str, Any], nonce: str | None = None) -> str:
         _gantt(view) if view["temporal"] else "",
         _plots(view["fluents"]),
         _goals(view),
+        _constraints(view),
     ]
     body = (
         _header(view)
@@ -372,6 +373,34 @@ def _goals(view: dict[str, Any]) -> str:
              *(f'<li class="bad">✗ <code>{esc(g)}</code></li>' for g in goals["unsatisfied"])]
     where = "at the end of the plan" if view["failure"] is None else "where the plan stops"
     return f"<h2>Goals {where}</h2><ul>" + "".join(items) + "</ul>" if items else ""
+
+
+def _constraints(view: dict[str, Any]) -> str:
+    """PDDL3: each constraint (✓ holds, ✗ violated, ? undecided: the plan stopped early) with its message,
+    then each preference's violation count and the metric."""
+    pddl3 = view.get("pddl3")
+    if pddl3 is None:
+        return ""
+    marks = {True: ("ok", "✓"), False: ("bad", "✗"), None: ("muted", "?")}
+    items = []
+    for constraint in pddl3["constraints"]:
+        css, mark = marks[constraint["holds"]]
+        if constraint["preference"] is not None:
+            css = "muted" if constraint["holds"] is False else css  # soft: never makes the plan invalid
+        items.append(f'<li class="{css}" title="{esc(constraint["message"])}">{mark} '
+                     f'<code>{esc(constraint["text"])}</code>'
+                     + (f' <span class="muted">(preference {esc(constraint["preference"])})</span>'
+                        if constraint["preference"] is not None else "")
+                     + (f' <span class="bad">{esc(constraint["message"])}</span>'
+                        if constraint["holds"] is False and constraint["preference"] is None else "")
+                     + "</li>")
+    parts = ["<h2>Trajectory constraints</h2><ul>" + "".join(items) + "</ul>" if items else ""]
+    if pddl3["preferences"]:
+        counts = ", ".join(f'<code>{esc(p["name"])}</code> {p["violations"]}' for p in pddl3["preferences"])
+        parts.append(f"<p>Preferences violated (<code>is-violated</code>): {counts}</p>")
+    if pddl3["metric"] is not None:
+        parts.append(f'<p>Metric: <code>{esc(pddl3["metric"])}</code></p>')
+    return "".join(parts)
 
 
 def _initial_state(view: dict[str, Any]) -> str:

@@ -9,6 +9,7 @@ plan's correct prefix. docs/cli.md lists the report's keys.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,7 @@ from plansight.analyses.plans.word_similarity import SimilarityVersion
 
 if TYPE_CHECKING:
     from plansight.analyses.model.pddl import Domain, PlanStep, Problem
+    from plansight.analyses.plans.constraints import TrajectoryReport
     from plansight.analyses.plans.metrics import Action
     from plansight.analyses.plans.simulate import Simulation, Unparsed
     from plansight.analyses.semantics.world import World
@@ -58,10 +60,12 @@ class PlanOptions:
 
 
 def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
-    """One plan's report: the simulation's verdict, failure, goals and trace, plus ``reference``,
+    """One plan's report: the simulation's verdict, failure, goals and trace, ``pddl3`` (constraints and
+    preferences), ``metric`` (of a valid plan), plus ``reference``,
     ``recovery``, ``skipped_reason``, ``stopped_reason`` (the work budget ran out: no verdict),
     ``redundant``, ``domain``, ``problem`` and ``error``."""
     from plansight.analyses.plans.simulate import step_text
+    from plansight.analyses.semantics.fluents import term_text
     from plansight.analyses.semantics.world import format_atom
 
     sim = job.simulation
@@ -75,6 +79,8 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         "failure": None,
         "goals": None,
         "trace": [],
+        "pddl3": None,
+        "metric": None,
         "reference": None,
         "recovery": None,
         "skipped_reason": sim.skipped_reason if sim is not None else None,
@@ -97,15 +103,47 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
                            "fraction": sim.goals.fraction}
     report["trace"] = [
         {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
-         "deleted": [format_atom(a) for a in t.deleted]} for t in sim.trace]
+         "deleted": [format_atom(a) for a in t.deleted],
+         "changed": [{"term": term_text(term), "before": json_number(before), "after": json_number(after)}
+                     for term, before, after in t.changed]} for t in sim.trace]
     if sim.world is not None and sim.world.derived is not None:
         # derived atoms apart from the basic ones (docs/beyond-classical-derived.md); only with rules
         for entry, step in zip(report["trace"], sim.trace, strict=True):
             entry["derived_added"] = [format_atom(a) for a in step.derived_added]
             entry["derived_deleted"] = [format_atom(a) for a in step.derived_deleted]
+    if sim.metric is not None:
+        metric = sim.metric
+        report["metric"] = {"direction": metric.direction, "expression": metric.expression,
+                            "value": json_number(metric.value), "reason": metric.reason}
+    report["pddl3"] = trajectory_json(sim.trajectory) if sim.trajectory is not None else None
     report["reference"] = reference_report(job, options)
     report["recovery"] = recovery_report(job, options)
     return report
+
+
+def trajectory_json(trajectory: TrajectoryReport) -> dict[str, Any]:
+    """The ``pddl3`` section (docs/beyond-classical-pddl3.md): each ground constraint's verdict with the state
+    where it broke (0 is the initial state, k the state after step k), each preference's ``is-violated``
+    count, and each violation of a goal or precondition preference (``step`` 0-based, None at the end)."""
+    return {
+        "constraints": [
+            {"constraint": c.text, "operator": c.operator, "holds": c.holds, "state": c.state,
+             "at_end": c.at_end, "source": c.source, "preference": c.preference, "message": c.message}
+            for c in trajectory.constraints],
+        "preferences": [
+            {"name": p.name, "violations": p.violations, "checks": p.checks, "where": list(p.where)}
+            for p in trajectory.preferences],
+        "violations": [{"preference": v.name, "condition": v.text, "step": v.step, "message": v.message}
+                       for v in trajectory.violated],
+    }
+
+
+def json_number(value: float | None) -> float | str | None:
+    """A fluent value for JSON: the number, or ``"inf"`` / ``"-inf"`` / ``"nan"`` (which JSON cannot
+    write as numbers; VAL prints them so), or None when undefined."""
+    if value is None or math.isfinite(value):
+        return value
+    return "nan" if math.isnan(value) else ("inf" if value > 0 else "-inf")
 
 
 def _plan_actions(job: PlanJob) -> list[Action] | None:

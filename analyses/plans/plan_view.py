@@ -9,19 +9,23 @@ page carrying one copy of the state per step.
 
 from __future__ import annotations
 
+import math
 import os
 from typing import TYPE_CHECKING, Any
 
 from plansight.analyses.model.pddl import PlanStep
 from plansight.analyses.plans.report import sorted_atoms, summary_line
 from plansight.analyses.plans.simulate import CATEGORY_WORDS, Unparsed, step_text, unparsed_lines
+from plansight.analyses.semantics.fluents import term_text
 from plansight.analyses.semantics.world import GroundAtom, format_atom
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.plan_json import PlanJob
 
-NO_FLUENT_VALUES = ("the simulation does not compute numeric fluents yet, so there are no values to plot "
+NO_FLUENT_VALUES = ("no executed step changes a numeric fluent, so there are no values to plot "
                     "(the plan's steps and state are shown above)")
+MAX_SERIES = 12
+"""Plots drawn at most: the fluents changed first in the plan come first."""
 
 
 def plan_view(job: PlanJob) -> dict[str, Any]:
@@ -92,8 +96,43 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
         "goals": None if sim is None or not_simulated is not None else {
             "satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied)},
         "temporal": any(row["time"] is not None for row in rows),
-        "fluents": {"series": [], "absent": _no_fluents_reason(job, not_simulated)},
+        "fluents": _fluents(job, not_simulated),
+        "pddl3": _pddl3(job, not_simulated),
     }
+
+
+def _pddl3(job: PlanJob, not_simulated: str | None) -> dict[str, Any] | None:
+    """PDDL3's verdicts for the page (docs/beyond-classical-pddl3.md): each ground constraint with its
+    verdict and message, each preference's ``is-violated`` count, the metric of a valid plan."""
+    sim = job.simulation
+    if sim is None or not_simulated is not None or sim.trajectory is None:
+        return None
+    return {
+        "constraints": [{"text": c.text, "holds": c.holds, "preference": c.preference, "message": c.message}
+                        for c in sim.trajectory.constraints],
+        "preferences": [{"name": p.name, "violations": p.violations} for p in sim.trajectory.preferences],
+        "metric": sim.metric.text if sim.metric is not None else None,
+    }
+
+
+def _fluents(job: PlanJob, not_simulated: str | None) -> dict[str, Any]:
+    """One series per fluent some executed step changes: its value in s0, s1, ... (None where it is
+    undefined or not a finite number)."""
+    sim = job.simulation
+    terms: dict[tuple[str, ...], None] = {}
+    if sim is not None and not_simulated is None:
+        for step in sim.trace:
+            for term, _, _ in step.changed:
+                terms.setdefault(term, None)
+    if not terms or sim is None:
+        return {"series": [], "absent": _no_fluents_reason(job, not_simulated)}
+    chosen = list(terms)[:MAX_SERIES]
+    values: dict[tuple[str, ...], list[float | None]] = {term: [] for term in chosen}
+    for state in sim.states():
+        for term in chosen:
+            value = state.value(term)
+            values[term].append(value if value is not None and math.isfinite(value) else None)
+    return {"series": [{"name": term_text(term), "values": values[term]} for term in chosen], "absent": ""}
 
 
 def _touches(step: PlanStep | Unparsed, added: tuple[GroundAtom, ...],
@@ -134,7 +173,9 @@ def _summary(job: PlanJob, not_simulated: str | None) -> str:
         return f"not simulated: {not_simulated}"
     total = len(sim.goals.satisfied) + len(sim.goals.unsatisfied)
     return summary_line(valid=sim.valid, lea=sim.lea, length=sim.length,
-                        goals_satisfied=len(sim.goals.satisfied), goals_total=total)
+                        goals_satisfied=len(sim.goals.satisfied), goals_total=total,
+                        metric=sim.metric.summary if sim.metric is not None else None,
+                        broken_constraints=len(sim.broken_constraints))
 
 
 def _no_fluents_reason(job: PlanJob, not_simulated: str | None) -> str:

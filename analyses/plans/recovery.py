@@ -21,14 +21,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from plansight.analyses.model.pddl import Atom, Domain, Problem, name
+from plansight.analyses.model.pddl import (
+    Atom,
+    Comparison,
+    Domain,
+    Formula,
+    FunctionTerm,
+    Number,
+    Problem,
+    name,
+)
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.plans import fast_downward
 from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
+from plansight.analyses.plans.simulate import number_text
+from plansight.analyses.plans.soft_goals import hard_constraints, has_preferences, without_preferences
 from plansight.analyses.semantics.state import State
-from plansight.analyses.semantics.world import World
+from plansight.analyses.semantics.world import COST_TERMS, World, numeric_beyond_costs
 
 log = logging.getLogger(__name__)
 
@@ -161,9 +172,26 @@ def solve(
 
 
 def with_initial_state(problem: Problem, state: State) -> Problem:
-    """The same problem starting from `state` (the atoms that hold; everything else is false)."""
-    atoms = tuple(Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:])) for atom in sorted(state.atoms))
-    return dataclasses.replace(problem, init=atoms)
+    """The same problem starting from `state` (the atoms that hold; everything else is false), with its
+    fluent values (an action-cost domain's static costs such as ``(road-length a b)``); ``total-cost``
+    starts again from 0, so the planner's cost is the completion's."""
+    atoms: list[Formula] = [Atom(name(atom[0]), tuple(name(arg) for arg in atom[1:]))
+                            for atom in sorted(state.atoms)]
+    for term, value in sorted(state.values.items()):
+        if term in COST_TERMS:
+            value = 0.0
+        target = FunctionTerm(name(term[0]), tuple(name(arg) for arg in term[1:]))
+        atoms.append(Comparison("=", target, Number(value, number_text(value))))
+    return dataclasses.replace(problem, init=tuple(atoms))
+
+
+def _without_costs(state: State) -> State:
+    """The state as pi_corr compares it: a plan that reaches the reference's state by a dearer route
+    still reaches it (the cost is bookkeeping, not part of the world)."""
+    if not any(term in COST_TERMS for term in state.values):
+        return state
+    return State(state.atoms, {t: v for t, v in state.values.items() if t not in COST_TERMS})
+
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,13 +253,31 @@ def recover(
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.stopped_reason}", rule)
     if simulation.valid:
         return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
+    numeric = numeric_beyond_costs(domain, problem)
+    if numeric:
+        return Recovery((), (), "unsupported", planner, (
+            "Fast Downward cannot complete a numeric plan: it plans with action costs only, and this task "
+            f"has numeric conditions or effects (in {', '.join(numeric[:3])}); a numeric planner is needed"),
+            rule)
+    hard = hard_constraints(domain, problem)
+    if hard:
+        return Recovery((), (), "unsupported", planner, (
+            "Fast Downward cannot complete a plan under PDDL3 trajectory constraints (in "
+            f"{' and '.join(hard)}): it plans for the goal only, and from the state after the prefix the "
+            "history the constraints judge is gone"), rule)
+    soft = has_preferences(domain, problem)
+    if soft:  # soft: a completion that ignores them is valid, it only counts more `is-violated`
+        domain, problem = without_preferences(domain, problem)
     states = list(simulation.states())
     if reference:
         reference_states = list(simulate_actions(domain, problem, reference, world).states())
-        keep = reference_prefix_length(states, reference_states)
+        keep = reference_prefix_length([_without_costs(s) for s in states],
+                                       [_without_costs(s) for s in reference_states])
     else:
         keep = len(states) - 1
     prefix = tuple(plan[:keep])
     result = solve(domain, with_initial_state(problem, states[keep]), budget, cancel)
     completion = result.plan if result.plan is not None else ()
-    return Recovery(prefix, completion, result.status, result.planner, result.message, rule, result.seconds)
+    message = result.message + ("; PDDL3 preferences were left out of the planner's task (they are soft: the "
+                                "completion may violate them)" if soft else "")
+    return Recovery(prefix, completion, result.status, result.planner, message, rule, result.seconds)

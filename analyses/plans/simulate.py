@@ -1,7 +1,8 @@
 """Simulate a plan step by step (docs/metrics.md): the trace, LEA, where and why the plan breaks, goals.
 
 The state after each step is not stored: a 10,000-step plan over a large problem would hold
-10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms); states
+10,000 copies of the state. Each step keeps only what it changed (added and deleted atoms, fluent values
+before and after); states
 are rebuilt on demand from the nearest checkpoint (one frozen state every ``CHECKPOINT_EVERY``
 steps), and the explanation of a failure walks the deltas backwards to find the step after which a
 missing atom stopped holding.
@@ -10,27 +11,59 @@ Failure categories follow the Embodied Agent Interface (Li et al. 2024, Appendix
 "grammar" errors (``parse``, ``unknown_action``, ``arity``, ``unknown_object``, ``type``), then the
 runtime ones in the paper's order — ``additional_step`` when everything the step would add holds
 already, ``missing_step`` when some unsatisfied precondition never held before, ``wrong_order`` when
-each held at some earlier point.
+each held at some earlier point. Numeric plans add two runtime categories VAL also stops at
+(docs/beyond-classical-numeric.md): ``undefined_value`` when the step reads a fluent that has no value,
+``conflicting_effects`` when it assigns one fluent twice.
 """
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence, Set
+import math
+from collections.abc import Collection, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
 from plansight.analyses.diagnostics.suggest import suffix
-from plansight.analyses.model.pddl import Atom, Domain, Plan, PlanStep, Problem
+from plansight.analyses.model.pddl import (
+    Atom,
+    Comparison,
+    Domain,
+    FunctionTerm,
+    Plan,
+    PlanStep,
+    Problem,
+    walk,
+)
+from plansight.analyses.model.pddl import numeric_terms as expression_nodes
+from plansight.analyses.model.printer import print_formula
+from plansight.analyses.plans.constraints import (
+    ConstraintVerdict,
+    TrajectoryReport,
+    check_trajectory,
+    has_pddl3,
+)
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
-from plansight.analyses.semantics.state import EMPTY, State
-from plansight.analyses.semantics.world import Atoms, GroundAtom, Unmet, World, format_atom
+from plansight.analyses.semantics.fluents import UndefinedValue, evaluate, ground_term, term_text
+from plansight.analyses.semantics.state import EMPTY, GroundTerm, State
+from plansight.analyses.semantics.world import (
+    COST_TERMS,
+    ConflictingUpdates,
+    GroundAtom,
+    Unmet,
+    Valued,
+    WithDerived,
+    World,
+    format_atom,
+    updated_values,
+)
 from plansight.analyses.syntax.lexical import without_comment
 
 CHECKPOINT_EVERY = 256
 
 STATIC_CATEGORIES = ("parse", "unknown_action", "arity", "unknown_object", "type")
-RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order")
+RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order", "undefined_value",
+                      "conflicting_effects")
 CATEGORY_WORDS = {
     "parse": "not an action",
     "unknown_action": "unknown action",
@@ -40,7 +73,23 @@ CATEGORY_WORDS = {
     "additional_step": "additional step",
     "missing_step": "missing step",
     "wrong_order": "wrong order",
+    "undefined_value": "reads an undefined value",
+    "conflicting_effects": "conflicting numeric effects",
 }
+
+ValueChange = tuple[GroundTerm, float | None, float]
+"""A fluent a step changed: the term, its value before (None when undefined) and after."""
+
+
+def number_text(value: float | None) -> str:
+    """A fluent value as VAL prints it: ``4``, ``2.5``, ``inf``; ``undefined`` for no value."""
+    if value is None:
+        return "undefined"
+    if math.isnan(value):
+        return "nan"
+    if math.isinf(value):
+        return "inf" if value > 0 else "-inf"
+    return f"{value:.12g}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,14 +102,16 @@ class Unparsed:
 
 @dataclass(frozen=True, slots=True)
 class TraceStep:
-    """One executed step and what it changed (atoms that became true / false); with ``:derived``
-    rules, also the derived atoms that became true / false as a consequence (kept apart: no effect
-    changes them, their rules do)."""
+    """One executed step and what it changed (atoms that became true / false, fluent values); with
+    ``:derived`` rules, also the derived atoms that became true / false as a consequence (kept apart: no
+    effect changes them, their rules do)."""
 
     index: int
     step: PlanStep
     added: tuple[GroundAtom, ...]
     deleted: tuple[GroundAtom, ...]
+    changed: tuple[ValueChange, ...] = ()
+    """The fluents whose value the step changed, in the order its effects name them."""
     derived_added: tuple[GroundAtom, ...] = ()
     derived_deleted: tuple[GroundAtom, ...] = ()
 
@@ -83,6 +134,8 @@ class Missing:
     text: str
     stopped_after: int | None
     held_before: bool
+    values: str = ""
+    """For a numeric condition, the values it reads and the steps that set them (empty otherwise)."""
     because: str | None = None
     """For a derived atom, why no rule derives it (analyses/semantics/derived.py's explanation)."""
 
@@ -117,6 +170,28 @@ class Goals:
         return len(self.satisfied) / total if total else 1.0
 
 
+@dataclass(frozen=True, slots=True)
+class MetricValue:
+    """The problem's ``:metric`` in the final state of a valid plan; ``value`` is None (with the reason)
+    when the expression reads a fluent that has no value."""
+
+    direction: str
+    expression: str
+    value: float | None
+    reason: str | None = None
+
+    @property
+    def text(self) -> str:
+        """``minimize (total-cost) = 12``."""
+        return f"{self.direction} {self.summary}"
+
+    @property
+    def summary(self) -> str:
+        """``(total-cost) = 12``, as the plan lens shows it."""
+        shown = number_text(self.value) if self.value is not None else f"no value ({self.reason})"
+        return f"{self.expression} = {shown}"
+
+
 @dataclass(frozen=True)
 class Simulation:
     """The outcome of simulating one plan. When ``skipped_reason`` is set nothing was simulated;
@@ -136,6 +211,12 @@ class Simulation:
     stopped_reason: str | None = None
     """Why the simulation stopped before its verdict (analyses/semantics/budget.py): ``stopped after
     10 s: the precondition of step 3 (forall over 6 variables) has 4.1e9 instances``."""
+    metric: MetricValue | None = None
+    """The ``:metric`` of a valid plan (None without a metric, when the plan is not valid, or for a
+    verdict-only simulation)."""
+    trajectory: TrajectoryReport | None = None
+    """PDDL3: the verdict of each trajectory constraint and each preference's violation count
+    (analyses/plans/constraints.py); None when the domain and problem state none."""
 
     @property
     def lea_reached(self) -> int:
@@ -165,7 +246,12 @@ class Simulation:
         """Whether the plan executes and reaches the goal, or None when the simulation was skipped."""
         if self.unknown:
             return None
-        return self.failure is None and not self.goals.unsatisfied
+        return self.failure is None and not self.goals.unsatisfied and not self.broken_constraints
+
+    @property
+    def broken_constraints(self) -> tuple[ConstraintVerdict, ...]:
+        """The hard PDDL3 constraints the plan violates, earliest first (each makes it invalid)."""
+        return self.trajectory.broken if self.trajectory is not None else ()
 
     @property
     def unreached(self) -> range:
@@ -179,10 +265,16 @@ class Simulation:
         checkpoint = index // CHECKPOINT_EVERY
         start = self._checkpoints[checkpoint] if self._checkpoints else self.initial
         state = set(start.atoms)
+        values: dict[GroundTerm, float] | None = None
         for step in self.trace[checkpoint * CHECKPOINT_EVERY:index]:
             state.difference_update(step.deleted)
             state.update(step.added)
-        return State(frozenset(state), start.values)
+            if step.changed:
+                if values is None:
+                    values = dict(start.values)
+                for term, _, after in step.changed:
+                    values[term] = after
+        return State(frozenset(state), start.values if values is None else values)
 
     def derived_before(self, index: int) -> frozenset[GroundAtom]:
         """The derived atoms that hold before step ``index`` (empty without ``:derived`` rules): shown
@@ -208,6 +300,10 @@ class Simulation:
         for step in self.trace:
             state.difference_update(step.deleted)
             state.update(step.added)
+            if step.changed:
+                values = dict(values)
+                for term, _, after in step.changed:
+                    values[term] = after
             yield State(frozenset(state), values)
 
 
@@ -229,7 +325,20 @@ def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | 
         reason = "; ".join(world.unsupported)
         return Simulation(len(steps), steps, skipped_reason=reason, world=world,
                           initial=world.initial_state())
-    return _Simulator(world, steps, budget or WorkBudget(), explain).run()
+    simulation = _Simulator(world, steps, budget or WorkBudget(), explain).run()
+    if simulation.unknown or not has_pddl3(world):
+        return simulation
+    executed = [(t.step.action.key, world.ground(t.step.action.key, [a.key for a in t.step.args]).binding)
+                for t in simulation.trace]
+    times: list[float] | None = None
+    if steps and all(isinstance(s, PlanStep) and s.time is not None for s in steps):  # `0.5: (a)` lines
+        times = [0.0, *(t.step.time.value for t in simulation.trace if t.step.time is not None)]
+    report = check_trajectory(world, list(simulation.states()), executed, simulation.failure is None, times)
+    judged = replace(simulation, trajectory=report, metric=None)
+    if not judged.valid:
+        return judged
+    # the metric again, now that `(is-violated p)` has a value
+    return replace(judged, metric=metric_value(world, judged.stop_state, judged.length, report.violations))
 
 
 SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
@@ -305,22 +414,25 @@ class _Simulator:
                               stopped_reason=exceeded.reason)
 
     def _run(self, meter: Meter) -> Simulation:
-        state: set[GroundAtom] = set(self.initial.atoms)  # stepped in place: one copy, not one per step
+        # stepped in place: one copy, not one per step; a numeric world's set carries the values
+        state: set[GroundAtom] = Valued(self.initial) if self.world.numeric else set(self.initial.atoms)
         values = self.initial.values
         world = self.world
         failure: Failure | None = None
         trace = self.trace
         rules = world.derived
         closure: frozenset[GroundAtom] = frozenset()
-        reading: Atoms = state
+        reading: Collection[GroundAtom] = state
         if rules is not None:
             self.stage = "closure"
             closure = rules.closure(state)
-            reading = _Union(state, closure)
+            reading = WithDerived(state, closure)
         for index, step in enumerate(self.steps):
             meter.spend(1)
             self.stage, self.index = "precondition", index
             if index and index % CHECKPOINT_EVERY == 0:
+                if isinstance(state, Valued):
+                    values = dict(state.values)
                 self.checkpoints.append(State(frozenset(state), values))
             if isinstance(step, Unparsed):
                 failure = Failure(index, step.text, "parse", (), (
@@ -331,31 +443,46 @@ class _Simulator:
             if ground.problem is not None:
                 failure = self._static_failure(index, step, ground.problem)
                 break
-            if not ground.applicable(reading):
-                failure = self._runtime_failure(index, step, state, reading, ground.binding)
+            try:
+                if not ground.applicable(reading):
+                    failure = self._runtime_failure(index, step, state, reading, ground.binding)
+                    break
+                self.stage = "effects"
+                adds, deletes = ground.changes(reading)
+                changed: tuple[ValueChange, ...] = ()
+                if ground.updates is not None:
+                    assert isinstance(state, Valued)
+                    changed = _apply_updates(state.values, ground.numeric_changes(reading))
+            except UndefinedValue as undefined:
+                failure = self._undefined_failure(index, step, undefined)
                 break
-            self.stage = "effects"
-            adds, deletes = ground.changes(reading)
+            except ConflictingUpdates as conflict:
+                failure = self._conflict_failure(index, step, conflict)
+                break
             deleted = tuple(a for a in deletes if a in state and a not in adds)
             added = tuple(a for a in adds if a not in state)
             if ground.effects is None:  # collected afresh: may hold repeats
                 deleted, added = tuple(dict.fromkeys(deleted)), tuple(dict.fromkeys(added))
             state.difference_update(deleted)
             state.update(added)
-            if not added and not deleted:
-                self.redundant.append(index)
+            if not added and not deleted and all(c[0] in COST_TERMS for c in changed):
+                self.redundant.append(index)  # what it costs does not make a step useful
             if rules is None or not _touches(rules.reads, added, deleted):
-                trace.append(TraceStep(index, step, added, deleted))
+                trace.append(TraceStep(index, step, added, deleted, changed))
                 continue
             self.stage = "closure"
             before, closure = closure, rules.closure(state)
-            reading = _Union(state, closure)
-            trace.append(TraceStep(index, step, added, deleted, tuple(sorted(closure - before)),
+            reading = WithDerived(state, closure)
+            trace.append(TraceStep(index, step, added, deleted, changed, tuple(sorted(closure - before)),
                                    tuple(sorted(before - closure))))
         self.stage = "goal"
-        goals = self._goals(State(frozenset(state), values))
+        final = state.frozen() if isinstance(state, Valued) else State(frozenset(state), values)
+        goals = self._goals(final)
+        metric = None
+        if failure is None and not goals.unsatisfied:
+            metric = metric_value(world, final, len(self.steps)) if self.explain else None
         return Simulation(len(self.steps), self.steps, tuple(trace), failure, goals, tuple(self.redundant),
-                          None, world, self.initial, tuple(self.checkpoints))
+                          None, world, self.initial, tuple(self.checkpoints), metric=metric)
 
     def _goals(self, state: State) -> Goals:
         satisfied: list[str] = []
@@ -363,7 +490,11 @@ class _Simulator:
         why: list[str] = []
         rules = self.world.derived if self.explain else None
         for formula, text in self.world.goal_literals():
-            if self.world.holds(formula, state):
+            try:
+                holds = self.world.holds(formula, state)
+            except UndefinedValue as undefined:  # VAL stops at the goal too ("undefined expression")
+                holds, text = False, f"{text} ({undefined.text})"
+            if holds:
                 satisfied.append(text)
                 continue
             unsatisfied.append(text)
@@ -371,6 +502,21 @@ class _Simulator:
                 atom = (formula.predicate.key, *(a.key for a in formula.args))
                 why.append(f"{text} is false: {rules.explain(atom, self.world.full_atoms(state.atoms))}")
         return Goals(tuple(satisfied), tuple(unsatisfied), tuple(why))
+
+    def _undefined_failure(self, index: int, step: PlanStep, undefined: UndefinedValue) -> Failure:
+        text = step_text(step)
+        missing = Missing(undefined.text, None, False)
+        message = (f"Step {index + 1} {text} cannot be executed: it reads a value that is not defined "
+                   f"({undefined.text}: neither the initial state nor an earlier step gives it one). "
+                   f"Category: {CATEGORY_WORDS['undefined_value']}.")
+        return Failure(index, text, "undefined_value", (missing,), message, step.span)
+
+    def _conflict_failure(self, index: int, step: PlanStep, conflict: ConflictingUpdates) -> Failure:
+        text = step_text(step)
+        message = (f"Step {index + 1} {text} cannot be executed: {conflict} (an `assign` or a scaling "
+                   "cannot be combined with another update of the same fluent in one step). "
+                   f"Category: {CATEGORY_WORDS['conflicting_effects']}.")
+        return Failure(index, text, "conflicting_effects", (), message, step.span)
 
     def _static_failure(self, index: int, step: PlanStep, category: str) -> Failure:
         text = step_text(step)
@@ -394,19 +540,23 @@ class _Simulator:
                    f"(category: {CATEGORY_WORDS[category]}).{hint}")
         return Failure(index, text, category, (), message, step.span)
 
-    def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom], reading: Atoms,
-                         binding: dict[str, str]) -> Failure:
+    def _runtime_failure(self, index: int, step: PlanStep, state: set[GroundAtom],
+                         reading: Collection[GroundAtom], binding: dict[str, str]) -> Failure:
         if not self.explain:
             return Failure(index, step_text(step), "unexplained", (), "", step.span)
         world = self.world
         compiled = world.action(step.action.key)
         assert compiled is not None
-        unmet = world.unmet(compiled.action.precondition, State.of(state, self.initial.values), binding)
+        current = state.frozen() if isinstance(state, Valued) else State.of(state, self.initial.values)
+        unmet = world.unmet(compiled.action.precondition, current, binding)
         missing = tuple(self._history(u, state, index) for u in unmet)
         if world.derived is not None:
             missing = tuple(self._because(m, u, reading) for m, u in zip(missing, unmet, strict=True))
         adds: list[GroundAtom] = []
-        compiled.collect(reading, binding, adds, [])
+        try:
+            compiled.collect(reading, binding, adds, [])
+        except UndefinedValue:
+            adds = []  # a `when` reads an undefined value: what the step achieves is unknown
         text = step_text(step)
         reasons = "; ".join(self._explain(m) for m in missing) or "its precondition is false"
         if adds and all(a in state for a in adds):
@@ -437,14 +587,46 @@ class _Simulator:
                     return Missing(unmet.text, step.index, True)
             return Missing(unmet.text, None, False)  # it would still hold had it held initially
         current = set(state)
+        values = dict(state.values) if isinstance(state, Valued) else {}
+        numbers = self._numbers_of(unmet, state)
         for step in reversed(self.trace):
             current.difference_update(step.added)
             current.update(step.deleted)
-            if self.world.holds(unmet.formula, State.of(current), unmet.binding):
-                return Missing(unmet.text, step.index, True)
-        return Missing(unmet.text, None, False)
+            for term, before, _ in step.changed:
+                if before is None:
+                    values.pop(term, None)
+                else:
+                    values[term] = before
+            try:
+                held = self.world.holds(unmet.formula, State.of(current, values), unmet.binding)
+            except UndefinedValue:
+                held = False
+            if held:
+                return Missing(unmet.text, step.index, True, numbers)
+        return Missing(unmet.text, None, False, numbers)
 
-    def _because(self, missing: Missing, unmet: Unmet, reading: Atoms) -> Missing:
+    def _numbers_of(self, unmet: Unmet, state: set[GroundAtom]) -> str:
+        """What the values a numeric condition reads are, and which step made them so: ``(fuel t1) is 4
+        after step 3 (drive t1 a b), which decreased it by 6``."""
+        if not isinstance(state, Valued):
+            return ""
+        terms = _terms_read(unmet)
+        parts = []
+        for term in terms:
+            value = state.values.get(term)
+            if value is None:
+                parts.append(f"{term_text(term)} has no value")
+                continue
+            changer = next((s for s in reversed(self.trace) if any(c[0] == term for c in s.changed)), None)
+            if changer is None:
+                parts.append(f"{term_text(term)} is {number_text(value)} (its initial value)")
+                continue
+            before = next(c[1] for c in changer.changed if c[0] == term)
+            parts.append(f"{term_text(term)} is {number_text(value)} after step {changer.index + 1} "
+                         f"{changer.action}, which {_change_verb(before, value)}")
+        return "; ".join(parts)
+
+    def _because(self, missing: Missing, unmet: Unmet, reading: Collection[GroundAtom]) -> Missing:
         """``missing`` with the reason no rule derives it, when it is a positive derived atom."""
         rules = self.world.derived
         if rules is None or unmet.atom is None or not unmet.positive or unmet.atom[0] not in rules.heads:
@@ -457,6 +639,8 @@ class _Simulator:
             if missing.stopped_after is not None:
                 since = f" since step {missing.stopped_after + 1} {self.trace[missing.stopped_after].action}"
             return f"{missing.text} is false{since}: {missing.because}"
+        if missing.values:
+            return f"{missing.text} is false: {missing.values}"
         if missing.stopped_after is not None:
             stopped = self.trace[missing.stopped_after]
             return (f"{missing.text} is false: it stopped holding after step "
@@ -469,22 +653,57 @@ def _touches(predicates: Set[str], added: Sequence[GroundAtom], deleted: Sequenc
     return any(a[0] in predicates for a in added) or any(a[0] in predicates for a in deleted)
 
 
-class _Union(Collection[GroundAtom]):
-    """The basic atoms a simulation steps in place together with their derived closure, read without
-    copying either (conditions only ask membership; a join iterates)."""
 
-    __slots__ = ("basic", "derived")
+def _apply_updates(values: dict[GroundTerm, float], updates: list[tuple[GroundTerm, str, float]]
+                   ) -> tuple[ValueChange, ...]:
+    """Apply a step's numeric effects to ``values`` in place; what changed, in the effects' order."""
+    new = updated_values(values, updates)
+    changed: list[ValueChange] = []
+    for term in dict.fromkeys(term for term, _, _ in updates):
+        before, after = values.get(term), new[term]
+        if before is None or (before != after and not (math.isnan(before) and math.isnan(after))):
+            changed.append((term, before, after))
+        values[term] = after
+    return tuple(changed)
 
-    def __init__(self, basic: set[GroundAtom], derived: frozenset[GroundAtom]) -> None:
-        self.basic = basic
-        self.derived = derived
 
-    def __contains__(self, atom: object) -> bool:
-        return atom in self.basic or atom in self.derived
+def _terms_read(unmet: Unmet) -> list[GroundTerm]:
+    """The ground fluent terms a (numeric) condition reads, each once, in the order written."""
+    found: dict[GroundTerm, None] = {}
+    for node in walk(unmet.formula):
+        if isinstance(node, Comparison):
+            for side in (node.left, node.right):
+                for part in expression_nodes(side):
+                    if isinstance(part, FunctionTerm):
+                        found.setdefault(ground_term(part, unmet.binding), None)
+    return list(found)
 
-    def __iter__(self) -> Iterator[GroundAtom]:
-        yield from self.basic
-        yield from self.derived
 
-    def __len__(self) -> int:
-        return len(self.basic) + len(self.derived)
+def _change_verb(before: float | None, after: float) -> str:
+    if before is None:
+        return f"set it to {number_text(after)}"
+    if math.isfinite(before) and math.isfinite(after):
+        if after < before:
+            return f"decreased it by {number_text(before - after)}"
+        if after > before:
+            return f"increased it by {number_text(after - before)}"
+    return f"changed it from {number_text(before)} to {number_text(after)}"
+
+
+def metric_value(world: World, state: State, length: int,
+                 violations: Mapping[str, int] | None = None) -> MetricValue | None:
+    """The ``:metric`` in ``state``, None when the problem has none. ``(total-time)`` of a sequential plan
+    is its number of steps (step i happens at time i), as VAL counts it; ``(is-violated p)`` is the count
+    in ``violations`` (PDDL3 preferences, analyses/plans/constraints.py) and has no value without it."""
+    metric = world.problem.metric
+    if metric is None:
+        return None
+    expression = " ".join(print_formula(metric.expr).split())
+    counted: dict[GroundTerm, float] = {
+        ("is-violated", name): float(n) for name, n in (violations or {}).items()}
+    valued = State(state.atoms, {**state.values, ("total-time",): float(length), **counted})
+    try:
+        value = evaluate(metric.expr, {}, valued)
+    except UndefinedValue as undefined:
+        return MetricValue(metric.direction, expression, None, undefined.text)
+    return MetricValue(metric.direction, expression, value)

@@ -24,8 +24,9 @@ from typing import Any, Literal
 
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.comparison import simulate_actions
+from plansight.analyses.semantics.fluents import UndefinedValue
 from plansight.analyses.semantics.state import GroundAtom, State
-from plansight.analyses.semantics.world import World, format_atom
+from plansight.analyses.semantics.world import ConflictingUpdates, World, format_atom
 
 TruthTask = Literal["applicable", "state", "progression", "tracking"]
 TRUTH_TASKS: tuple[TruthTask, ...] = ("applicable", "state", "progression", "tracking")
@@ -102,13 +103,22 @@ def progression(world: World, state: State, action: GroundAtom) -> tuple[
     step = world.ground(action[0], action[1:])
     if step.problem is not None:
         raise TruthError(f"{format_atom(action)} is not an action of this task ({_CALL_WORDS[step.problem]})")
-    if not step.applicable(state.atoms):
+    view = world.view(state)
+    try:
+        applicable = step.applicable(view)
+    except UndefinedValue as undefined:
+        raise TruthError(f"{format_atom(action)} reads a value that is not defined ({undefined.text}), "
+                         "so it has no effects") from undefined
+    if not applicable:
         unmet = world.unmet(step.compiled.action.precondition if step.compiled else None, state, step.binding)
         why = "; ".join(u.text for u in unmet) or "its precondition is false"
         raise TruthError(f"{format_atom(action)} is not applicable in this state ({why} does not hold), "
                          "so it has no effects")
-    adds, deletes = step.changes(state.atoms)
-    change = state.diff(state.apply(adds, deletes))
+    try:
+        adds, deletes = step.changes(view)
+        change = state.diff(world.apply(action[0], action[1:], state))
+    except (UndefinedValue, ConflictingUpdates) as error:
+        raise TruthError(f"{format_atom(action)} cannot be applied here: {error}") from error
     return (tuple(sorted(change.added)), tuple(sorted(change.deleted)),
             tuple(sorted(set(adds))), tuple(sorted(set(deletes))))
 

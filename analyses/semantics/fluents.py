@@ -2,17 +2,22 @@
 
 One evaluator serves every place a number is read — numeric preconditions and goals, the right-hand
 side of ``increase`` / ``assign``…, a durative action's ``?duration`` constraint, the ``:metric`` — so
-they agree on the two things VAL is strict about: reading a fluent the state does not define is an
-error (not zero), and so is dividing by zero. Both raise :class:`UndefinedValue`, which names the
-term so that a message can say which value was missing.
+they agree with VAL (the plan validator of Howey, Long and Fox 2004) on the two corner cases: reading a
+fluent the state does not define is an error (not zero) and raises :class:`UndefinedValue`, which names
+the term so that a message can say which value was missing; dividing by zero is not an error but IEEE
+arithmetic (``x / 0`` is an infinity, ``0 / 0`` is NaN, and every comparison with NaN is false), as
+VAL computes it (docs/beyond-classical-numeric.md shows both cases).
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Mapping
+from typing import Protocol
 
 from plansight.analyses.model.pddl import Arithmetic, FunctionTerm, Name, Number, NumericExpr
-from plansight.analyses.semantics.state import GroundTerm, State
+from plansight.analyses.semantics.state import GroundTerm
+from plansight.analyses.semantics.state import Number as Value
 
 Binding = Mapping[str, str]
 """Variable key (``?x``) -> object key, as the world binds an action's parameters."""
@@ -20,9 +25,17 @@ Binding = Mapping[str, str]
 _NO_NUMBERS: Mapping[str, float] = {}
 
 
+class Valuation(Protocol):
+    """What an expression reads values from: a :class:`~plansight.analyses.semantics.state.State`, or the
+    set a simulation steps forward in place with its values beside it."""
+
+    def value(self, term: GroundTerm) -> Value | None:
+        """The value of a ground function term, None when it is undefined."""
+
+
 class UndefinedValue(Exception):
-    """A numeric expression has no value: it reads an undefined fluent, divides by zero, or names a
-    variable that is not a number."""
+    """A numeric expression has no value: it reads an undefined fluent or names a variable that is not a
+    number."""
 
     def __init__(self, text: str, term: GroundTerm | None = None) -> None:
         super().__init__(text)
@@ -40,7 +53,7 @@ def term_text(term: GroundTerm) -> str:
     return "(" + " ".join(term) + ")"
 
 
-def evaluate(expr: NumericExpr, binding: Binding, state: State,
+def evaluate(expr: NumericExpr, binding: Binding, state: Valuation,
              numbers: Mapping[str, float] = _NO_NUMBERS) -> float:
     """The value of ``expr`` in ``state``; ``numbers`` gives the numeric variables a context binds
     (``?duration`` in a durative action, ``#t`` in a continuous effect).
@@ -76,24 +89,37 @@ def _arithmetic(expr: Arithmetic, values: list[float]) -> float:
         elif op == "*":
             result *= value
         elif op == "/":
-            if value == 0:
-                raise UndefinedValue("division by zero")
-            result /= value
+            result = _divide(result, value)
         else:
             raise UndefinedValue(f"unknown operator {op}")
     return result
 
 
+def _divide(left: float, right: float) -> float:
+    if right != 0:
+        return left / right
+    if left == 0 or math.isnan(left):
+        return math.nan
+    return math.copysign(math.inf, left) * math.copysign(1.0, right)
+
+
+TOLERANCE = 1e-4
+"""Two values closer than this are equal, as VAL compares them (so ``0.1 + 0.2`` equals ``0.3``)."""
+
+
 def compare(op: str, left: float, right: float) -> bool:
-    """A numeric comparison as PDDL writes it (``<``, ``<=``, ``=``, ``>=``, ``>``)."""
+    """A numeric comparison as PDDL writes it (``<``, ``<=``, ``=``, ``>=``, ``>``), with VAL's tolerance
+    for equality. Strict comparisons stay strict: VAL also accepts ``(< 10 10)``, which PDDL 2.1 does not
+    (docs/beyond-classical-numeric.md, Where VAL differs)."""
+    equal = abs(left - right) < TOLERANCE
     if op == "<":
-        return left < right
+        return left < right and not equal
     if op == "<=":
-        return left <= right
+        return left < right or equal
     if op == "=":
-        return left == right
+        return equal
     if op == ">=":
-        return left >= right
+        return left > right or equal
     if op == ">":
-        return left > right
+        return left > right and not equal
     raise ValueError(f"unknown comparison {op}")

@@ -63,10 +63,15 @@ class State:
         """A state from any iterable of atoms (a set a simulation stepped forward, a list in a test)."""
         return cls(atoms if isinstance(atoms, frozenset) else frozenset(atoms), values)
 
-    def apply(self, adds: Iterable[GroundAtom], deletes: Iterable[GroundAtom]) -> State:
-        """The state after an effect: deletes first, then adds (an atom both deleted and added holds).
-        Fluent values are kept (numeric effects are not simulated yet)."""
-        return State(self.atoms.difference(deletes).union(adds), self.values)
+    def apply(self, adds: Iterable[GroundAtom], deletes: Iterable[GroundAtom],
+              values: Mapping[GroundTerm, Number] | None = None) -> State:
+        """The state after an effect: deletes first, then adds (an atom both deleted and added holds);
+        ``values`` replaces the fluent values when the effect changed some (they are kept otherwise)."""
+        return State(self.atoms.difference(deletes).union(adds), self.values if values is None else values)
+
+    def __contains__(self, atom: object) -> bool:
+        # compiled checks of a world with numeric conditions read atoms and values from the same object
+        return atom in self.atoms
 
     def holds(self, atom: GroundAtom) -> bool:
         """Whether ``atom`` is true (closed world: an atom not listed is false)."""

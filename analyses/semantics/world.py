@@ -9,12 +9,20 @@ would be an order of magnitude slower.
 
 Supported: STRIPS, typing (with ``either``), negative preconditions, equality, ``or`` / ``imply`` /
 ``not`` over any formula, ``forall`` / ``exists`` grounded over the typed objects and constants,
-conditional effects (evaluated in the state before the step), ``forall`` effects, action costs
-(``increase (total-cost) ...`` changes nothing an action's applicability depends on, so it is
-ignored) and stratified derived predicates (their closure joins a state's atoms wherever a condition
-reads them: analyses/semantics/derived.py). Anything whose meaning needs more (numeric fluents, time, PDDL3
-constraints, non-determinism) is listed in :attr:`World.unsupported` with a reason a user
-understands, so that callers skip simulation instead of giving a wrong verdict.
+conditional effects (evaluated in the state before the step), ``forall`` effects, PDDL 2.1 numeric
+fluents (comparisons over arithmetic in any condition, ``assign`` / ``increase`` / ``decrease`` /
+``scale-up`` / ``scale-down`` with every right-hand side read in the state before the step; action
+costs are such values: ``total-cost`` is a fluent like any other) and stratified derived predicates
+(their closure joins a state's atoms wherever a condition reads them: analyses/semantics/derived.py).
+PDDL3 preferences are soft here (they always hold): analyses/plans/constraints.py counts them and judges
+trajectory constraints. Anything whose meaning needs more (time, derived predicates whose rules read
+values, non-determinism) is listed in :attr:`World.unsupported` with a reason a user understands, so
+that callers skip simulation instead of giving a wrong verdict.
+
+A world without numeric conditions or effects compiles its checks over bare atom sets (the classical hot
+path); a world with them (:attr:`World.numeric`) passes checks an object that also answers
+``value(term)``: a :class:`State`, or the :class:`Valued` set a simulation steps forward. With
+``:derived`` rules either one carries the closure's atoms too (:meth:`World.view`).
 """
 
 from __future__ import annotations
@@ -35,6 +43,7 @@ from plansight.analyses.model.pddl import (
     Domain,
     Equality,
     Formula,
+    FunctionTerm,
     Imply,
     Modal,
     Not,
@@ -47,6 +56,7 @@ from plansight.analyses.model.pddl import (
     TimeSpecified,
     TypedName,
     When,
+    children,
     conjuncts,
     walk,
 )
@@ -54,11 +64,13 @@ from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter
 from plansight.analyses.semantics.derived import DerivedRules, derived_reasons
-from plansight.analyses.semantics.state import GroundAtom, State
+from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate, ground_term, term_text
+from plansight.analyses.semantics.state import EMPTY, GroundAtom, GroundTerm, State
 
-Atoms = Collection[GroundAtom]
-"""The raw atoms a compiled check reads: a :class:`State`'s frozenset (taken once, outside the hot
-loop), or the mutable set a simulation steps forward."""
+Atoms = Container[GroundAtom]
+"""What a compiled check reads: in a classical world a :class:`State`'s frozenset (taken once, outside
+the hot loop) or the mutable set a simulation steps forward; in a numeric world (:attr:`World.numeric`)
+an object that also has ``value(term)``: the :class:`State` itself or a :class:`Valued` set."""
 Binding = Mapping[str, str]
 """Variable key (``?x``) -> object key."""
 
@@ -66,7 +78,12 @@ Check = Callable[[Atoms, Binding], bool]
 Collect = Callable[[Atoms, Binding, list[GroundAtom], list[GroundAtom]], None]
 """Appends the atoms an effect adds and deletes in a state (conditions read the state before)."""
 
-ACTION_COSTS = frozenset({"total-cost"})
+Update = tuple[GroundTerm, str, float]
+"""A numeric effect ground in the state before the step: the term, the operator (``assign``,
+``increase``...), and the right-hand side's value."""
+UpdateCollect = Callable[[Atoms, Binding, list[Update]], None]
+"""Appends the numeric effects of an effect formula in a state (conditions and right-hand sides read it)."""
+
 GROUND_CACHE_SIZE = 200_000
 CLOSURE_CACHE_SIZE = 256
 """States whose derived atoms are remembered: a goal check, a hover, an LTL trajectory ask about the same
@@ -74,6 +91,105 @@ few states in a row (each entry holds a copy of its state with the derived atoms
 SPEND_EVERY = 256
 """Quantifier instances counted locally before they are charged to the world's meter at once."""
 _VARIABLE = re.compile(r"\?[^\s()]+")
+
+
+class Valued(set[GroundAtom]):
+    """The atoms a simulation steps forward in place, with the fluent values beside them: membership
+    tests stay the C set's, and numeric checks read :meth:`value` (a
+    :class:`~plansight.analyses.semantics.fluents.Valuation`)."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, state: State) -> None:
+        super().__init__(state.atoms)
+        self.values: dict[GroundTerm, float] = dict(state.values)
+
+    def value(self, term: GroundTerm) -> float | None:
+        """The value of a ground function term, None when it is undefined."""
+        return self.values.get(term)
+
+    def frozen(self) -> State:
+        """The current state as an immutable :class:`State`."""
+        return State(frozenset(self), self.values)
+
+
+class WithDerived(Collection[GroundAtom]):
+    """The basic atoms a simulation steps in place together with their derived closure, read without
+    copying either (conditions ask membership; a join iterates). Numeric checks read the values of the
+    basic set when it is a :class:`Valued` one: the rules' closure never changes a value."""
+
+    __slots__ = ("basic", "derived")
+
+    def __init__(self, basic: set[GroundAtom], derived: frozenset[GroundAtom]) -> None:
+        self.basic = basic
+        self.derived = derived
+
+    def __contains__(self, atom: object) -> bool:
+        return atom in self.basic or atom in self.derived
+
+    def __iter__(self) -> Iterator[GroundAtom]:
+        yield from self.basic
+        yield from self.derived
+
+    def __len__(self) -> int:
+        return len(self.basic) + len(self.derived)
+
+    def value(self, term: GroundTerm) -> float | None:
+        """The value of a ground function term in the basic set, None when it is undefined."""
+        return self.basic.values.get(term) if isinstance(self.basic, Valued) else None
+
+
+class ConflictingUpdates(Exception):
+    """One step's numeric effects assign a fluent twice, or assign and also change it: VAL stops the plan
+    there ("assigns to expression ... twice"); increases and decreases of one fluent add up."""
+
+    def __init__(self, term: GroundTerm) -> None:
+        super().__init__(f"{term_text(term)} is assigned more than once by the same step")
+        self.term = term
+
+
+ADDITIVE = frozenset({"increase", "decrease"})
+COST_TERMS = frozenset({("total-cost",)})
+"""Action costs: a value no condition of an action-cost task reads, so what a step costs does not
+make it useful (a redundant step) nor its state a different world state (recovery's pi_corr)."""
+
+
+def updated_values(values: Mapping[GroundTerm, float], updates: Sequence[Update]) -> dict[GroundTerm, float]:
+    """The values after a step's numeric effects, all read in the state before it (simultaneous
+    update). Several ``increase`` / ``decrease`` of one fluent add up; an ``assign`` or a scaling that
+    meets any other update of the same fluent raises :class:`ConflictingUpdates`. Changing an
+    undefined fluent starts from 0, as VAL does (only reading one in a condition or a right-hand side is
+    an error)."""
+    new = dict(values)
+    if not updates:
+        return new
+    seen: dict[GroundTerm, str] = {}
+    for term, op, _ in updates:
+        previous = seen.get(term)
+        if previous is not None and not (previous in ADDITIVE and op in ADDITIVE):
+            raise ConflictingUpdates(term)
+        seen[term] = op
+    for term, op, amount in updates:
+        old = new.get(term, 0.0)
+        if op == "assign":
+            new[term] = amount
+        elif op == "increase":
+            new[term] = old + amount
+        elif op == "decrease":
+            new[term] = old - amount
+        elif op == "scale-up":
+            new[term] = old * amount
+        elif op == "scale-down":
+            new[term] = _scale_down(old, amount)
+        else:
+            raise ValueError(f"unknown numeric effect {op}")
+    return new
+
+
+def _scale_down(old: float, amount: float) -> float:
+    if amount != 0:
+        return old / amount
+    return math.nan if old == 0 or math.isnan(old) else math.copysign(math.inf, old)
 
 
 class GroundAction(NamedTuple):
@@ -139,6 +255,8 @@ class CompiledAction:
     equalities: tuple[tuple[bool, str, str], ...]
     state_free_effects: bool
     """No conditional effect: what the action adds and deletes depends only on its arguments."""
+    updates: UpdateCollect | None = None
+    """The action's numeric effects, None when it has none (every classical action)."""
 
     @property
     def name(self) -> str:
@@ -161,6 +279,8 @@ class GroundStep:
     negative: tuple[GroundAtom, ...]
     effects: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] | None
     """(adds, deletes) when they do not depend on the state."""
+    updates: UpdateCollect | None = None
+    """The numeric effects (see :meth:`numeric_changes`), None when the action has none."""
 
     def applicable(self, state: Atoms) -> bool:
         """Whether the step can run in ``state``; a step that could not be grounded never can."""
@@ -179,6 +299,14 @@ class GroundStep:
         deletes: list[GroundAtom] = []
         self.compiled.collect(state, self.binding, adds, deletes)
         return adds, deletes
+
+    def numeric_changes(self, state: Atoms) -> list[Update]:
+        """The numeric effects in ``state`` (a numeric world's view), their right-hand sides evaluated
+        there; raises :class:`UndefinedValue` when one reads an undefined fluent."""
+        out: list[Update] = []
+        if self.updates is not None:
+            self.updates(state, self.binding, out)
+        return out
 
 
 class World:
@@ -203,11 +331,15 @@ class World:
         self._checks: dict[int, tuple[object, Check]] = {}
         self._collectors: dict[int, tuple[object, Collect]] = {}
         self._goal_literals: list[tuple[Formula, str]] | None = None
+        self._update_collectors: dict[int, tuple[object, UpdateCollect | None]] = {}
+        self.numeric = _reads_or_writes_values(domain, problem)
+        """Whether any condition compares values or any effect changes one: then checks read a
+        :class:`State` or a :class:`Valued` set, never bare atoms."""
         self._actions: dict[str, CompiledAction] = {}
         for key, action in vocab.actions.items():
             if action.kind == "action":
                 self._actions[key] = self._compile_action(action)
-        self._initial = State(frozenset(_initial_atoms(problem)))
+        self._initial = State(frozenset(_initial_atoms(problem)), _initial_values(problem))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
         self.derived = (DerivedRules(domain.derived, self._check, self._typed_pool, lambda: self.meter,
@@ -274,17 +406,29 @@ class World:
         """Whether ``formula`` holds in ``state`` with its free variables bound by ``binding``."""
         if formula is None:
             return True
-        return self._check(formula)(self.full_atoms(state.atoms), binding or {})
+        return self._check(formula)(self.view(state), binding or {})
 
-    def derived_atoms(self, atoms: Atoms) -> frozenset[GroundAtom]:
+    def view(self, state: State) -> Atoms:
+        """What compiled checks read for ``state``: its atoms in a classical world (set membership at C
+        speed), the state itself in a numeric one (atoms and values). With ``:derived`` rules the atoms
+        are the basic ones with their closure (in a numeric world wrapped with the state's values)."""
+        if self.derived is None:
+            return state if self.numeric else state.atoms
+        full = self._closure(state.atoms)[1]
+        if not self.numeric:
+            return full
+        return state if full is state.atoms else State(full, state.values)
+
+    def derived_atoms(self, atoms: Collection[GroundAtom]) -> frozenset[GroundAtom]:
         """The derived atoms that hold over the basic ``atoms`` (empty when the domain has no rules)."""
         return self._closure(atoms)[0] if self.derived is not None else frozenset()
 
-    def full_atoms(self, atoms: Atoms) -> Atoms:
-        """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure."""
+    def full_atoms(self, atoms: Collection[GroundAtom]) -> Collection[GroundAtom]:
+        """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure
+        (bare atoms: a numeric world's checks read :meth:`view`)."""
         return self._closure(atoms)[1] if self.derived is not None else atoms
 
-    def _closure(self, atoms: Atoms) -> tuple[frozenset[GroundAtom], frozenset[GroundAtom]]:
+    def _closure(self, atoms: Collection[GroundAtom]) -> tuple[frozenset[GroundAtom], frozenset[GroundAtom]]:
         assert self.derived is not None
         key = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
         found = self._closures.get(key)
@@ -303,12 +447,14 @@ class World:
         return cached[1]
 
     def goal_literals(self) -> list[tuple[Formula, str]]:
-        """The goal's top-level conjuncts, each with its text as written: ``(on a b)``.
+        """The goal's top-level conjuncts, each with its text as written: ``(on a b)``. Preferences are left
+        out: they are soft, counted by ``is-violated`` and never make the goal fail.
 
         Printed once per world: the plan metrics simulate thousands of variants of one plan in the same
         world, and printing the goal for each was a fifth of their simulation time."""
         if self._goal_literals is None:
-            self._goal_literals = [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)]
+            self._goal_literals = [(part, ground_text(part, {})) for part in conjuncts(self.problem.goal)
+                                  if not _soft(part)]
         return list(self._goal_literals)
 
     def unmet(self, formula: Formula | None, state: State, binding: Binding | None = None) -> list[Unmet]:
@@ -317,7 +463,7 @@ class World:
         Empty when the formula holds."""
         out: list[Unmet] = []
         if formula is not None:
-            self._unmet(formula, self.full_atoms(state.atoms), dict(binding or {}), out)
+            self._unmet(formula, self.view(state), dict(binding or {}), out)
         return out
 
     def _unmet_texts(self, formula: Formula, atoms: Atoms, binding: Binding) -> list[str]:
@@ -326,8 +472,12 @@ class World:
         return [unmet.text for unmet in out]
 
     def _unmet(self, formula: Formula, state: Atoms, binding: dict[str, str], out: list[Unmet]) -> None:
-        if self._check(formula)(state, binding):
-            return
+        try:
+            if self._check(formula)(state, binding):
+                return
+        except UndefinedValue:
+            pass  # a part reads an undefined fluent: it is among the reasons, and says which value
+
         if isinstance(formula, And):
             for part in formula.args:
                 self._unmet(part, state, binding, out)
@@ -339,7 +489,11 @@ class World:
             for values in itertools.product(*pools):
                 meter.spend(1)
                 inner = {**binding, **dict(zip(names, values, strict=True))}
-                if not body(state, inner):
+                try:
+                    holds = body(state, inner)
+                except UndefinedValue:
+                    holds = False
+                if not holds:
                     self._unmet(formula.body, state, inner, out)
                     return
         literal = formula.arg if isinstance(formula, Not) else formula
@@ -408,7 +562,7 @@ class World:
             deletes: list[GroundAtom] = []
             compiled.collect(frozenset(), binding, adds, deletes)
             effects = (tuple(dict.fromkeys(adds)), tuple(dict.fromkeys(deletes)))
-        return GroundStep(name, args, None, compiled, binding, positive, negative, effects)
+        return GroundStep(name, args, None, compiled, binding, positive, negative, effects, compiled.updates)
 
     def binding(self, name: str, args: Sequence[str]) -> dict[str, str]:
         """The map from the action's parameters to ``args``; the caller must pass as many arguments as it has
@@ -420,7 +574,7 @@ class World:
     def precondition_holds(self, name: str, args: Sequence[str], state: State) -> bool:
         """Whether action ``name`` with ``args`` is applicable in ``state``."""
         compiled = self._actions[name.lower()]
-        return compiled.precondition(self.full_atoms(state.atoms), self.binding(name, args))
+        return compiled.precondition(self.view(state), self.binding(name, args))
 
     def effects(self, name: str, args: Sequence[str],
                 state: State) -> tuple[list[GroundAtom], list[GroundAtom]]:
@@ -428,7 +582,7 @@ class World:
         compiled = self._actions[name.lower()]
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        compiled.collect(self.full_atoms(state.atoms), self.binding(name, args), adds, deletes)
+        compiled.collect(self.view(state), self.binding(name, args), adds, deletes)
         return adds, deletes
 
     def apply_effect(self, effect: Formula | None, state: State, binding: Binding | None = None) -> State:
@@ -436,14 +590,43 @@ class World:
         a durative action's, a timed literal's) with its free variables bound by ``binding``. Conditions
         inside it (``when``) read ``state``; deletes go first, then adds.
 
+        Numeric effects read every right-hand side in ``state`` and change the values together (see
+        :func:`updated_values`); reading an undefined fluent raises
+        :class:`~plansight.analyses.semantics.fluents.UndefinedValue`, assigning one twice
+        :class:`ConflictingUpdates`.
+
         This is the one way a caller outside this module changes a state by an effect that is not a whole
         classical action, so temporal simulation and numeric effects extend the same place."""
         if effect is None:
             return state
         adds: list[GroundAtom] = []
         deletes: list[GroundAtom] = []
-        self._collector(effect)(self.full_atoms(state.atoms), binding or {}, adds, deletes)
-        return state.apply(adds, deletes)
+        view = self.view(state)
+        bound = binding or {}
+        self._collector(effect)(view, bound, adds, deletes)
+        numeric = self._update_collector(effect)
+        if numeric is None:
+            return state.apply(adds, deletes)
+        updates: list[Update] = []
+        numeric(view, bound, updates)
+        return state.apply(adds, deletes, updated_values(state.values, updates))
+
+    def effect_updates(self, effect: Formula | None, state: State,
+                       binding: Binding | None = None) -> list[Update]:
+        """The numeric effects of ``effect`` in ``state``, right-hand sides evaluated there (for a caller
+        that applies several effects at one instant and must see their conflicts together)."""
+        numeric = self._update_collector(effect) if effect is not None else None
+        out: list[Update] = []
+        if numeric is not None:
+            numeric(self.view(state), binding or {}, out)
+        return out
+
+    def _update_collector(self, effect: Formula) -> UpdateCollect | None:
+        cached = self._update_collectors.get(id(effect))
+        if cached is None:
+            cached = (effect, self._compile_updates(effect))
+            self._update_collectors[id(effect)] = cached
+        return cached[1]
 
     def _collector(self, effect: Formula) -> Collect:
         cached = self._collectors.get(id(effect))
@@ -455,8 +638,12 @@ class World:
     def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
         The precondition is not checked: that is :meth:`precondition_holds`."""
-        adds, deletes = self.ground(action_name, args).changes(self.full_atoms(state.atoms))
-        return state.apply(adds, deletes)
+        step = self.ground(action_name, args)
+        view = self.view(state)
+        adds, deletes = step.changes(view)
+        if step.updates is None:
+            return state.apply(adds, deletes)
+        return state.apply(adds, deletes, updated_values(state.values, step.numeric_changes(view)))
 
     def applicable(self, state: State) -> Iterator[GroundAction]:
         """Every ground action whose precondition holds in ``state``.
@@ -466,13 +653,18 @@ class World:
         remaining parameters range over the objects of their types, then the whole precondition is
         checked.
         """
-        atoms = self.full_atoms(state.atoms)
+        atoms = self._closure(state.atoms)[1] if self.derived is not None else state.atoms
+        view = self.view(state)  # derived atoms join parameters like basic ones
         by_predicate: dict[str, list[GroundAtom]] = {}
         for atom in atoms:
             by_predicate.setdefault(atom[0], []).append(atom)
         for compiled in self._actions.values():
             for binding in self._joined(compiled, atoms, by_predicate):
-                if compiled.precondition(atoms, binding):
+                try:
+                    holds = compiled.precondition(view, binding)
+                except UndefinedValue:
+                    holds = False  # it reads an undefined fluent: VAL would stop there, so it never applies
+                if holds:
                     yield GroundAction(compiled.name, tuple(binding[p] for p in compiled.parameters))
 
     def _joined(self, compiled: CompiledAction, state: Atoms,
@@ -550,6 +742,7 @@ class World:
             join_atoms,
             *_literal_precondition(action.precondition),
             not any(isinstance(node, When) for node in walk(action.effect)),
+            self._compile_updates(action.effect) if action.effect is not None else None,
         )
 
     def _compile(self, formula: Formula) -> Check:
@@ -599,10 +792,29 @@ class World:
                 return every
 
             return quantified
-        if isinstance(formula, (Preference, TimeSpecified)):
+        if isinstance(formula, Preference):
+            return _always  # soft, never failing a step or goal: analyses/plans/constraints.py counts it
+        if isinstance(formula, TimeSpecified):
             return self._compile(formula.body)
-        # numeric comparisons, PDDL3 modalities: listed in `unsupported`, so never trusted
+        if isinstance(formula, Comparison):
+            op, lhs, rhs = formula.op, formula.left, formula.right
+
+            def comparison(s: Atoms, b: Binding) -> bool:
+                values = s if isinstance(s, (Valued, State, WithDerived)) else EMPTY  # bare atoms: no values
+                return compare(op, evaluate(lhs, b, values), evaluate(rhs, b, values))
+
+            return comparison
+        # PDDL3 modalities: judged by analyses/plans/constraints.py, never as a state formula
         return _never
+
+    def instances(self, variables: Sequence[TypedName], binding: Binding) -> Iterator[dict[str, str]]:
+        """``binding`` extended by each assignment of objects to ``variables`` (typed as declared): the
+        instances of a ``forall`` whose body is not a state formula, such as a trajectory constraint or a
+        preference, which the caller evaluates one by one."""
+        names, pools = self._quantified(tuple(variables))
+        for values in itertools.product(*pools):
+            self.meter.spend(1)
+            yield {**binding, **dict(zip(names, values, strict=True))}
 
     def _quantified(self, variables: tuple[TypedName, ...]) -> tuple[tuple[str, ...], list[tuple[str, ...]]]:
         names = tuple(v.name.key for v in variables)
@@ -673,7 +885,65 @@ class World:
             return every
         if isinstance(effect, TimeSpecified):
             return self._compile_effect(effect.body)
-        return _no_effect  # action costs (ignored on purpose) or constructs listed in `unsupported`
+        return _no_effect  # numeric effects (see _compile_updates) or constructs listed in `unsupported`
+
+    def _compile_updates(self, effect: Formula) -> UpdateCollect | None:
+        """The numeric effects of ``effect`` as a collector of ground updates, None when it has none (so
+        a classical action pays nothing for them)."""
+        if not any(isinstance(node, NumericEffect) for node in walk(effect)):
+            return None
+        if isinstance(effect, NumericEffect):
+            op, target, value = effect.op, effect.target, effect.value
+
+            def update(s: Atoms, b: Binding, out: list[Update]) -> None:
+                values = s if isinstance(s, (Valued, State, WithDerived)) else EMPTY
+                out.append((ground_term(target, b), op, evaluate(value, b, values)))
+
+            return update
+        if isinstance(effect, And):
+            parts = tuple(p for p in (self._compile_updates(f) for f in effect.args) if p is not None)
+
+            def every_part(s: Atoms, b: Binding, out: list[Update]) -> None:
+                for part in parts:
+                    part(s, b, out)
+
+            return every_part
+        if isinstance(effect, When):
+            condition = self._compile(effect.condition)
+            then = self._compile_updates(effect.effect)
+            assert then is not None
+
+            def conditional(s: Atoms, b: Binding, out: list[Update]) -> None:
+                if condition(s, b):
+                    then(s, b, out)
+
+            return conditional
+        if isinstance(effect, Quantified):
+            body = self._compile_updates(effect.body)
+            assert body is not None
+            names, pools = self._quantified(effect.variables)
+
+            def for_each(s: Atoms, b: Binding, out: list[Update]) -> None:
+                inner = dict(b)
+                meter = self.meter
+                for values in itertools.product(*pools):
+                    meter.spend(1)
+                    inner.update(zip(names, values, strict=True))
+                    body(s, inner, out)
+
+            return for_each
+        if isinstance(effect, TimeSpecified):
+            return self._compile_updates(effect.body)
+        return None  # a numeric effect somewhere this simulator does not reach (listed in `unsupported`)
+
+
+def _soft(formula: Formula) -> bool:
+    """A preference, or a ``forall`` over preferences."""
+    while isinstance(formula, Quantified) and formula.quantifier == "forall":
+        formula = formula.body
+    if isinstance(formula, And):
+        return bool(formula.args) and all(_soft(part) for part in formula.args)
+    return isinstance(formula, Preference)
 
 
 def _always(state: Atoms, binding: Binding) -> bool:
@@ -759,6 +1029,42 @@ def _initial_atoms(problem: Problem) -> Iterator[GroundAtom]:
             yield (fact.predicate.key, *(a.key for a in fact.args))
 
 
+def _initial_values(problem: Problem) -> dict[GroundTerm, float]:
+    """``(= (fuel t1) 10)`` facts of ``:init``; a later fact for the same term wins, as in VAL."""
+    values: dict[GroundTerm, float] = {}
+    for fact in problem.init:
+        if isinstance(fact, Comparison) and fact.op == "=" and isinstance(fact.left, FunctionTerm):
+            try:
+                values[ground_term(fact.left, {})] = evaluate(fact.right, {}, EMPTY)
+            except UndefinedValue:
+                continue  # not a number (an object fluent's value): nothing a numeric check can read
+    return values
+
+
+def numeric_beyond_costs(domain: Domain, problem: Problem) -> list[str]:
+    """Where the pair uses numbers beyond action costs (a comparison anywhere, a numeric effect other than
+    ``increase (total-cost)``): the places a classical planner (Fast Downward) cannot plan with and a
+    state search cannot forget values in; empty for a classical or action-cost task."""
+    places: dict[str, None] = {}
+    for action in domain.actions:
+        for formula in (action.precondition, action.effect):
+            for node in walk(formula):
+                if isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
+                        node.op == "increase" and ground_term(node.target, {}) in COST_TERMS)):
+                    places.setdefault(f"`{action.name.display}`", None)
+    if any(isinstance(node, Comparison) for node in walk(problem.goal)):
+        places.setdefault("the goal", None)
+    return list(places)
+
+
+def _reads_or_writes_values(domain: Domain, problem: Problem) -> bool:
+    for action in domain.actions:
+        for formula in (action.precondition, action.effect):
+            if any(isinstance(node, (Comparison, NumericEffect)) for node in walk(formula)):
+                return True
+    return any(isinstance(node, Comparison) for node in walk(problem.goal))
+
+
 def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
     """Why simulating this pair could be wrong, in words a user understands; empty when it is fine.
     One reason per kind of construct, naming where it occurs (at most three places)."""
@@ -781,26 +1087,31 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
             add("PDDL 1.2 `:vars` (variables the planner binds)", name)
         for node in walk(action.precondition):
             _condition_reason(node, name, add)
+        _nested_preferences(action.precondition, name, add)
         for node in walk(action.effect):
-            if isinstance(node, NumericEffect):
-                if not (node.op == "increase" and node.target.function.key in ACTION_COSTS):
-                    add("numeric effects", name)
-            elif isinstance(node, Modal):
+            if isinstance(node, Modal):
                 add(f"non-deterministic effects (`{node.op}`)", name)
             elif isinstance(node, When):
                 for inner in walk(node.condition):
                     _condition_reason(inner, name, add)
+                    if isinstance(inner, Preference):
+                        add("preferences in conditional effects", name)
+    for function in domain.functions:
+        if function.type is not None and [n.key for n in function.type.names] != ["number"]:
+            add("object fluents", f"`{function.name.display}`")
     for rule in domain.derived:  # a rule's body is a condition like any other
+        where = f"`{rule.head.name.display}`"
         for node in walk(rule.body):
-            _condition_reason(node, f"`{rule.head.name.display}`", add)
-    if domain.constraints is not None:
-        add("PDDL3 trajectory constraints", "the domain")
-    if problem.constraints is not None:
-        add("PDDL3 trajectory constraints", "the problem")
+            _condition_reason(node, where, add)
+            if isinstance(node, Comparison):  # the closure is computed over atoms, without values
+                add("derived predicates whose rules compare numeric values", where)
+    for owner, constraints in (("the domain", domain.constraints), ("the problem", problem.constraints)):
+        _constraint_reasons(constraints, owner, add)
     if any(isinstance(fact, TimedLiteral) for fact in problem.init):
         add("timed initial literals", "the problem")
     for node in walk(problem.goal):
         _condition_reason(node, "the goal", add)
+    _nested_preferences(problem.goal, "the goal", add)
     reasons = []
     for kind, places in found.items():
         listed = list(places)
@@ -816,15 +1127,71 @@ _KIND_INTRO = {
     "PDDL+ processes or events": "the domain has",
     "sensing actions (`:observe`)": "the domain has",
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
+    "derived predicates whose rules compare numeric values": "the domain has",
+    "object fluents": "the domain has",
     "timed initial literals": "the problem has",
 }
 
 
+TRAJECTORY_SHAPES = {
+    "always": (0, 1), "sometime": (0, 1), "at-most-once": (0, 1), "within": (1, 1), "hold-after": (1, 1),
+    "hold-during": (2, 1), "sometime-after": (0, 2), "sometime-before": (0, 2), "always-within": (1, 2),
+}
+"""PDDL3's trajectory operators: how many numbers (times) and conditions each takes."""
+TRAJECTORY_MODALS = frozenset(TRAJECTORY_SHAPES)
+
+
+def _constraint_reasons(formula: Formula | None, where: str, add: Callable[[str, str], None]) -> None:
+    """What in ``:constraints`` analyses/plans/constraints.py cannot evaluate: anything but ``and``,
+    ``forall`` and ``preference`` above PDDL3's operators, and operators nested inside operators."""
+    if formula is None:
+        return
+    if isinstance(formula, And):
+        for part in formula.args:
+            _constraint_reasons(part, where, add)
+        return
+    if isinstance(formula, Quantified) and formula.quantifier == "forall":
+        _constraint_reasons(formula.body, where, add)
+        return
+    if isinstance(formula, Preference) and not isinstance(formula.body, Preference):
+        _constraint_reasons(formula.body, where, add)
+        return
+    if isinstance(formula, Modal) and formula.op in TRAJECTORY_MODALS:
+        if (len(formula.numbers), len(formula.args)) != TRAJECTORY_SHAPES[formula.op]:
+            add(f"`{formula.op}` with the wrong number of times or conditions", where)
+            return
+        bodies: tuple[Formula, ...] = formula.args
+    elif isinstance(formula, TimeSpecified) and formula.when == "end":
+        bodies = (formula.body,)
+    else:
+        add("trajectory constraints outside PDDL3's operators", where)
+        return
+    for body in bodies:
+        for node in walk(body):
+            if isinstance(node, (Modal, TimeSpecified, Preference)):
+                add("nested trajectory constraints", where)
+            else:
+                _condition_reason(node, where, add)
+
+
+def _nested_preferences(formula: Formula | None, where: str, add: Callable[[str, str], None]) -> None:
+    """Preferences are counted where they stand in a conjunction (or a ``forall`` of one); one under
+    ``or``, ``not``, ``imply`` or ``exists`` has no meaning plansight could give it."""
+    stack: list[tuple[Formula, bool]] = [(formula, True)] if formula is not None else []
+    while stack:
+        node, conjunctive = stack.pop()
+        if isinstance(node, Preference):
+            if not conjunctive:
+                add("preferences inside `or`, `not`, `imply` or `exists`", where)
+            continue
+        inside = conjunctive and (isinstance(node, And) or (
+            isinstance(node, Quantified) and node.quantifier == "forall"))
+        stack.extend((child, inside) for child in children(node))
+
+
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
-    if isinstance(node, Comparison):
-        add("numeric conditions", where)
-    elif isinstance(node, Preference):
-        add("preferences", where)
+    if isinstance(node, Preference):
+        return  # soft: counted by analyses/plans/constraints.py
     elif isinstance(node, Modal):
         add(f"`{node.op}`", where)
     elif isinstance(node, TimeSpecified):

@@ -97,6 +97,8 @@ export interface SimulatePlanResult {
   domain: string | null;
   problem: string | null;
   error: string | null;
+  metric: Record<string, unknown> | null;
+  pddl3: Record<string, unknown> | null;
 }
 
 /**
@@ -222,6 +224,9 @@ export interface PlanTraceStep {
   action: string;
   added: string[];
   deleted: string[];
+  changed: PlanValueChange[];
+  derived_added: string[];
+  derived_deleted: string[];
 }
 
 export interface LtlFailure {
@@ -238,6 +243,12 @@ export interface DomainLink {
 export interface Link {
   path: string;
   how: "flag" | "directive" | "setting" | "convention" | null;
+}
+
+export interface PlanValueChange {
+  term: string;
+  before: number | string | null;
+  after: number | string | null;
 }
 
 export interface LtlRange {
