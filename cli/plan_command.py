@@ -102,8 +102,9 @@ def run_plan(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     if args.format == "json":
-        json.dump(reports[0] if len(reports) == 1 else reports, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # one write: json.dump writes each of the indented encoder's pieces, tens of thousands for a batch
+        document = reports[0] if len(reports) == 1 else reports
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
         for number, (job, report) in enumerate(zip(jobs, reports, strict=True)):
             if number:
