@@ -27,7 +27,7 @@ from plansight.extract_option import (
     file_source,
     write_extracted_text,
 )
-from plansight.plan_reference import add_reference_options, write_reference_text
+from plansight.plan_reference import add_reference_options, write_recovery_text, write_reference_text
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.plan_json import PlanJob, PlanOptions
@@ -264,6 +264,7 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     out.write(f"  against {partners}\n")
     if sim.skipped_reason is not None:
         out.write(f"  not simulated: {sim.skipped_reason}\n")
+        write_recovery_text(report, out)
         return
     if sim.stopped_reason is not None:
         out.write(f"  UNKNOWN · {sim.stopped_reason} (after {len(sim.trace)} of {sim.length} steps; "

@@ -8,7 +8,8 @@ from __future__ import annotations
 import shutil
 import warnings
 from pathlib import Path
-from typing import Any
+
+from plansight.analyses.plans.up_planner_process import plan_text
 
 PLANNERS = {"numeric": "enhsp", "temporal": "tamer"}
 """The planner for each kind of domain, by its unified-planning engine name."""
@@ -41,18 +42,3 @@ def solve(domain: Path, problem: Path, engine: str, timeout: float = 60.0) -> st
     if result.plan is None:
         raise RuntimeError(f"{engine} found no plan: {result.status.name}")
     return plan_text(result.plan)
-
-
-def plan_text(plan: Any) -> str:
-    """A unified-planning plan in IPC format: ``(a x)`` lines, or ``0.000: (a x) [1.000]`` when timed."""
-    if hasattr(plan, "timed_actions"):
-        lines = [f"{float(start):.3f}: {_action(instance)}" + (f" [{float(duration):.3f}]"
-                                                              if duration is not None else "")
-                 for start, instance, duration in plan.timed_actions]
-    else:
-        lines = [_action(instance) for instance in plan.actions]
-    return "".join(line + "\n" for line in lines)
-
-
-def _action(instance: Any) -> str:
-    return "(" + " ".join([instance.action.name, *(str(p) for p in instance.actual_parameters)]) + ")"

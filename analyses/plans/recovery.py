@@ -21,12 +21,28 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from plansight.analyses.model.pddl import Atom, Domain, Problem, name
+from plansight.analyses.model.pddl import (
+    Atom,
+    Comparison,
+    Domain,
+    Formula,
+    FunctionTerm,
+    Number,
+    Problem,
+    name,
+)
 from plansight.analyses.model.printer import print_domain, print_problem
 from plansight.analyses.plans import fast_downward
 from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
+from plansight.analyses.plans.task_planners import (
+    PLANNERS,
+    TaskKind,
+    run_task_planner,
+    task_kind,
+    unavailable,
+)
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import World
 
@@ -179,19 +195,30 @@ class Recovery:
     message: str
     prefix_rule: Literal["reference-state", "executable-prefix"]
     seconds: float = 0.0
+    timed: tuple[str, ...] = ()
+    """A temporal planner's plan as plan-file lines (``0.000: (a x) [1.000]``), which bare actions cannot
+    hold; it is then the whole repaired plan (a temporal plan is planned again from its start)."""
 
     @property
     def plan(self) -> tuple[Action, ...] | None:
         """The whole repaired plan, or None when no repair was found."""
         return self.prefix + self.completion if self.status in ("solved", "already-valid") else None
 
+    @property
+    def plan_lines(self) -> tuple[str, ...] | None:
+        """The whole repaired plan as plan-file lines, timed for a temporal plan; None when there is none."""
+        plan = self.plan
+        if plan is None:
+            return None
+        return self.timed if self.timed else tuple(action_text(a) for a in plan)
+
     def to_json(self) -> dict[str, Any]:
         """The `recovery` object of `plansight plan --format json` (docs/cli.md, plus more keys)."""
-        plan = self.plan
+        lines = self.plan_lines
         return {
             "prefix": [action_text(a) for a in self.prefix],
-            "completion": [action_text(a) for a in self.completion],
-            "plan": None if plan is None else [action_text(a) for a in plan],
+            "completion": list(self.timed) or [action_text(a) for a in self.completion],
+            "plan": None if lines is None else list(lines),
             "planner": self.planner,
             "status": self.status,
             "message": self.message,
@@ -214,11 +241,14 @@ def recover(
     prefix (the first LEA actions). The planner then solves the problem from the state after pi_corr.
     ``world`` may be passed to reuse one built for the same domain and problem."""
     world = world or World.build(domain, problem)
-    simulation = simulate_actions(domain, problem, plan, world)
-    planner = f"fast-downward {OPTIMAL_SEARCH}"
     rule: Literal["reference-state", "executable-prefix"] = (
         "reference-state" if reference else "executable-prefix"
     )
+    kind = task_kind(domain, problem)
+    if kind != "classical":
+        return _recover_beyond_classical(kind, domain, problem, plan, reference, budget, cancel, world, rule)
+    simulation = simulate_actions(domain, problem, plan, world)
+    planner = f"fast-downward {OPTIMAL_SEARCH}"
     if simulation.skipped_reason is not None:
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.skipped_reason}", rule)
     if simulation.stopped_reason is not None:  # no executable prefix is known: nothing to complete
@@ -235,3 +265,67 @@ def recover(
     result = solve(domain, with_initial_state(problem, states[keep]), budget, cancel)
     completion = result.plan if result.plan is not None else ()
     return Recovery(prefix, completion, result.status, result.planner, result.message, rule, result.seconds)
+
+
+def _recover_beyond_classical(
+    kind: TaskKind,
+    domain: Domain,
+    problem: Problem,
+    plan: Sequence[Action],
+    reference: Sequence[Action] | None,
+    budget: Budget,
+    cancel: threading.Event | None,
+    world: World,
+    rule: Literal["reference-state", "executable-prefix"],
+) -> Recovery:
+    """A numeric or temporal plan: Fast Downward cannot complete it, ENHSP or TAMER can when installed.
+
+    A numeric plan keeps its correct prefix when plansight simulates the domain (the planner starts from the
+    state after it, fluent values included); a temporal plan, or one plansight cannot simulate, is planned
+    again from the initial state: cutting a temporal plan at a happening can leave actions running, which no
+    planner can start from."""
+    task_planner = PLANNERS[kind]
+    planner = f"{task_planner.engine} (unified-planning)"
+    cannot = f"Fast Downward cannot complete a {kind} plan (it plans for classical PDDL only)"
+    why = unavailable(task_planner)
+    if why is not None:
+        message = f"{cannot}; {task_planner.label} could, but {why}"
+        return Recovery((), (), "unsupported", planner, message, rule)
+    simulation = simulate_actions(domain, problem, plan, world)
+    if simulation.valid:
+        return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
+    keep, start, note = 0, problem, ""
+    if kind == "numeric" and not simulation.unknown:
+        states = list(simulation.states())
+        if reference:
+            reference_states = list(simulate_actions(domain, problem, reference, world).states())
+            keep = reference_prefix_length(states, reference_states)
+        else:
+            keep = len(states) - 1
+        start = with_initial_values(problem, states[keep])
+    elif kind == "temporal":
+        note = " (a temporal plan is planned again from its start)"
+    else:
+        why_not = simulation.skipped_reason or simulation.stopped_reason
+        note = f" (planned again from the initial state: the plan cannot be simulated: {why_not})"
+    run = run_task_planner(print_domain(domain), print_problem(start), task_planner, budget.time_limit_s,
+                           cancel)
+    message = f"{cannot}; {task_planner.label}: {run.message}{note}"
+    if kind == "temporal":
+        return Recovery((), (), run.status, planner, message, rule, run.seconds, run.lines)
+    completion = tuple(a for a in (parse_action_text(line) for line in run.lines) if a is not None)
+    return Recovery(tuple(plan[:keep]), completion, run.status, planner, message, rule, run.seconds)
+
+
+def with_initial_values(problem: Problem, state: State) -> Problem:
+    """The problem starting from ``state``: its atoms, and its fluent values (those the state does not hold
+    keep the problem's initial value)."""
+    values: dict[tuple[str, ...], Formula] = {}
+    for fact in problem.init:
+        if isinstance(fact, Comparison) and fact.op == "=" and isinstance(fact.left, FunctionTerm):
+            values[(fact.left.function.key, *(a.key for a in fact.left.args))] = fact
+    for term, value in state.values.items():
+        text = str(int(value)) if float(value).is_integer() else repr(float(value))
+        target = FunctionTerm(name(term[0]), tuple(name(arg) for arg in term[1:]))
+        values[term] = Comparison("=", target, Number(float(value), text))
+    return dataclasses.replace(problem, init=with_initial_state(problem, state).init + tuple(values.values()))

@@ -1,0 +1,130 @@
+"""Planners for the tasks Fast Downward cannot plan: numeric ones (ENHSP) and temporal ones (TAMER).
+
+Fast Downward plans for classical PDDL (with action costs); a domain with numeric conditions or effects,
+durative actions or timed initial literals is outside it. Two planners that are on PyPI can take those
+tasks: ENHSP (Scala and Chiari, "Interval-based relaxation for general numeric planning", ECAI 2016), a
+Java program shipped in ``up-enhsp``, and TAMER (Valentini, Micheli and Cimatti, "Temporal planning with
+intermediate conditions and effects", AAAI 2020), shipped in ``up-tamer``. Both are driven through
+unified-planning in a child process (``up_planner_process.py``), under the same wall-clock budget and
+cancel as Fast Downward. When one is missing (or Java is, for ENHSP) the answer says which and how to get
+it, never a Fast Downward failure the user cannot act on.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import shutil
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Literal
+
+from plansight.analyses.model.pddl import (
+    Comparison,
+    Domain,
+    NumericEffect,
+    Problem,
+    TimedLiteral,
+    walk,
+)
+from plansight.analyses.plans.budgeted_process import run_budgeted
+
+TaskKind = Literal["classical", "numeric", "temporal"]
+ACTION_COSTS = frozenset({"total-cost"})
+"""The one numeric fluent classical planners handle: ``(increase (total-cost) ...)``."""
+GRACE_SECONDS = 5.0
+"""The planner gets the budget as its own timeout; our guard stops it this much later."""
+
+
+@dataclass(frozen=True, slots=True)
+class TaskPlanner:
+    """A planner unified-planning runs: its engine name there, its name for users, its package."""
+
+    engine: str
+    label: str
+    package: str
+    needs_java: bool = False
+
+
+PLANNERS: dict[TaskKind, TaskPlanner] = {
+    "numeric": TaskPlanner("enhsp", "ENHSP", "up-enhsp", needs_java=True),
+    "temporal": TaskPlanner("tamer", "TAMER", "up-tamer"),
+}
+
+
+def task_kind(domain: Domain, problem: Problem) -> TaskKind:
+    """``temporal`` with durative actions or timed initial literals, ``numeric`` with numeric conditions or
+    effects (other than action costs), else ``classical``."""
+    if any(a.kind == "durative-action" for a in domain.actions) or any(
+            isinstance(fact, TimedLiteral) for fact in problem.init):
+        return "temporal"
+    formulas = [problem.goal, *(f for a in domain.actions for f in (a.precondition, a.effect))]
+    for formula in formulas:
+        for node in walk(formula):
+            if isinstance(node, Comparison):
+                return "numeric"
+            if isinstance(node, NumericEffect) and not (
+                    node.op == "increase" and node.target.function.key in ACTION_COSTS):
+                return "numeric"
+    if any(a.kind in ("process", "event") for a in domain.actions):
+        return "numeric"
+    return "classical"
+
+
+def unavailable(planner: TaskPlanner) -> str | None:
+    """Why ``planner`` cannot run here, with what to install; None when it can."""
+    missing = [p for p in ("unified-planning", planner.package)
+               if importlib.util.find_spec(p.replace("-", "_")) is None]
+    if missing:
+        return f"it is not installed (pip install {' '.join(missing)})"
+    if planner.needs_java and shutil.which("java") is None:
+        return ("it needs Java, which is not installed (Java 17 or later; on Debian or Ubuntu: "
+                "apt-get install default-jre-headless)")
+    return None
+
+
+PlanOutcome = Literal["solved", "unsolvable", "timeout", "error", "cancelled"]
+
+
+@dataclass(frozen=True, slots=True)
+class TaskPlannerRun:
+    """What a run gave: the plan as IPC lines, or why there is none."""
+
+    status: PlanOutcome
+    lines: tuple[str, ...]
+    message: str
+    seconds: float
+
+
+def run_task_planner(domain_text: str, problem_text: str, planner: TaskPlanner, time_limit_s: float,
+                     cancel: threading.Event | None = None) -> TaskPlannerRun:
+    """Run ``planner`` on the texts in a child process; blocks until it is done, out of time or cancelled."""
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="plansight-up-") as folder:
+        work = Path(folder)
+        (work / "domain.pddl").write_text(domain_text)
+        (work / "problem.pddl").write_text(problem_text)
+        command = [sys.executable, "-m", "plansight.analyses.plans.up_planner_process", planner.engine,
+                   str(work / "domain.pddl"), str(work / "problem.pddl"), str(work / "plan"),
+                   f"{time_limit_s:g}"]
+        run = run_budgeted(command, folder, time_limit_s + GRACE_SECONDS, cancel)
+        elapsed = time.monotonic() - started
+        if run.cancelled:
+            return TaskPlannerRun("cancelled", (), "cancelled", elapsed)
+        if run.over_budget:
+            return TaskPlannerRun("timeout", (), f"no plan within {time_limit_s:g} s", elapsed)
+        plan = work / "plan"
+        if run.exit_code == 0 and plan.is_file():
+            lines = tuple(line.strip() for line in plan.read_text().splitlines() if line.strip())
+            return TaskPlannerRun("solved", lines, "plan found", elapsed)
+        last = [line for line in run.output.splitlines() if line.strip()][-1:]
+        if run.exit_code == 10:
+            return TaskPlannerRun("unsolvable", (), "the goal cannot be reached from this state", elapsed)
+        if run.exit_code == 12:
+            return TaskPlannerRun("timeout" if elapsed >= time_limit_s else "error", (),
+                                  f"{planner.label} stopped without a plan ({' '.join(last)})", elapsed)
+        why = " ".join(last) or "no output"
+        return TaskPlannerRun("error", (), f"{planner.label} failed: {why}", elapsed)
