@@ -3,8 +3,9 @@
 Classical mutations are the ones LLM-written plans show (a step dropped, two swapped, one duplicated, a
 wrong, extra or missing argument, a hallucinated action, the plan cut short); temporal ones move
 happenings (a start shifted, a duration shrunk or stretched, two steps' times exchanged, a step moved past
-the last timed initial literal, a step started within ε of another's end so the two may be mutex). Each
-mutation is deterministic for a given seed, so a failing case can be replayed by its name.
+the last timed initial literal, a step started within ε, or within ε/10, of another's end so the two may
+interfere). Each mutation is deterministic for a given seed, so a failing case can be replayed by its
+name.
 """
 
 from __future__ import annotations
@@ -32,8 +33,15 @@ class Step:
         action = "(" + " ".join(self.words) + ")"
         if self.time is None:
             return action
-        duration = f" [{self.duration:.3f}]" if self.duration is not None else ""
-        return f"{self.time:.3f}: {action}{duration}"
+        duration = f" [{_decimal(self.duration)}]" if self.duration is not None else ""
+        return f"{_decimal(self.time)}: {action}{duration}"
+
+
+def _decimal(value: float) -> str:
+    """Three decimals as planners write them, more when a mutation needs them (ε/20 = 0.0005)."""
+    text = f"{value:.6f}".rstrip("0")
+    whole, _, fraction = text.partition(".")
+    return f"{whole}.{fraction.ljust(3, '0')}"
 
 
 @dataclass(frozen=True)
@@ -142,6 +150,8 @@ def _temporal(steps: list[Step], til_times: Sequence[float], epsilon: float, rng
         k = rng.choice(later)
         end = (steps[first].time or 0.0) + (steps[first].duration or 0.0)
         add(f"within-epsilon-{first + 1}-{k + 1}", _replace(steps, k, time=end + epsilon / 2))
+        # VAL makes happenings at most ε/10 apart one happening
+        add(f"within-tenth-epsilon-{first + 1}-{k + 1}", _replace(steps, k, time=end + epsilon / 20))
         add(f"same-time-{first + 1}-{k + 1}", _replace(steps, k, time=steps[first].time))
     if til_times:
         deadline = max(til_times)
