@@ -9,6 +9,7 @@ argument that names an object).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -224,6 +225,23 @@ def test_vals_known_slips_are_told_apart(tmp_path: Path) -> None:
     missing.write_text("\n".join(s.replace("(stack a b)", "(stack a)") for s in steps) + "\n")
     crash = compare(folder / "domain.pddl", folder / "p01.pddl", missing)
     assert crash.val.status == CRASH and crash.val_at_fault
+
+
+@pytest.mark.parametrize(("wrap", "status"), [
+    (lambda steps: "\n".join(["**" + steps[0] + "**", *steps[1:]]) + "\n", INVALID),  # read as empty
+    (lambda steps: "```\n" + "\n".join(steps) + "\n```\n", VALID),  # the fence is skipped
+])
+def test_val_skips_lines_that_are_not_actions(wrap: Callable[[list[str]], str], status: str,
+                                              tmp_path: Path) -> None:
+    folder = EXAMPLES / "blocksworld"
+    steps = [step.text() for step in read_steps((folder / "p01.plan").read_text())]
+    plan = tmp_path / "wrapped.plan"
+    plan.write_text(wrap(steps))
+    comparison = compare(folder / "domain.pddl", folder / "p01.pddl", plan)
+    assert comparison.val.status == status
+    assert comparison.plansight.failing_step == 0  # plansight: the first line is not an action
+    assert not comparison.agree and comparison.val_at_fault
+    assert comparison.val_slips == ("VAL skipped plan lines that are not actions",)
 
 
 def test_goal_differences_name_the_atoms(tmp_path: Path) -> None:

@@ -280,7 +280,7 @@ def _text(path: Path) -> str:
 class Comparison:
     """VAL's answer next to plansight's. ``differences`` is empty when they agree; ``val_slips`` lists
     where VAL read the plan differently from the file (it drops extra arguments and lines that are not
-    actions), which makes a different failing step VAL's mistake, not plansight's."""
+    actions), which makes a difference VAL's mistake, not plansight's."""
 
     plan: Path
     val: ValResult
@@ -337,8 +337,6 @@ def compare(domain: Path, problem: Path, plan: Path, tolerance: float | None = N
         differences.append(f"verdict: VAL {val.status}, plansight {'valid' if ours.verdict else 'invalid'}")
     elif val.verdict is False:
         differences += _failure_differences(val, ours, tolerance or DEFAULT_TOLERANCE, check_goal_atoms)
-    if slips and differences:
-        differences = [d for d in differences if not d.startswith("failing")]
     return Comparison(plan, val, ours, tuple(differences), slips)
 
 
@@ -417,7 +415,7 @@ def happening_steps(val: ValResult, steps: Sequence[PlanStep | Unparsed], tolera
 
 def _slips(val: ValResult, steps: Sequence[PlanStep | Unparsed]) -> tuple[str, ...]:
     """Where the plan VAL read is not the plan in the file (known VAL slips)."""
-    if not val.read_plan and val.status not in (VALID, INVALID):
+    if "Plan to validate:" not in val.output:  # VAL rejected or crashed before listing the plan
         return ()
     ours = [_action(step_text(s)) if isinstance(s, PlanStep) else None for s in steps]
     theirs = [action for _, action in val.read_plan]
