@@ -127,3 +127,38 @@ def test_plan_recover_on_the_command_line(tmp_path: Path) -> None:
     written = _write(tuple(repaired), tmp_path / "r.plan")
     verdict = run_val(folder / "domain.pddl", folder / "p01.pddl", written)
     assert verdict.status == VALID, run.stdout
+
+
+def test_a_planners_plan_is_checked_before_it_is_offered() -> None:
+    from plansight.analyses.plans.recovery import _check_repaired
+    from plansight.analyses.semantics.world import World
+
+    domain, problem = _models(EXAMPLES / "blocksworld" / "domain.pddl", EXAMPLES / "blocksworld" / "p01.pddl")
+    world = World.build(domain, problem)
+    steps = [line for line in (EXAMPLES / "blocksworld" / "p01.plan").read_text().splitlines()
+             if line.startswith("(")]
+    assert _check_repaired(domain, problem, steps, world) is None
+    broken = _check_repaired(domain, problem, steps[1:], world)
+    assert broken is not None and broken.startswith("invalid: Step 1 (put-down c)")
+    short = _check_repaired(domain, problem, steps[:-1], world)
+    assert short is not None and short.startswith("invalid: it does not reach the goal")
+
+
+def test_tamer_outside_its_fragment_is_caught(tmp_path: Path) -> None:
+    """TAMER plans durative actions with numeric conditions although it does not support them: its plan
+    breaks an `over all`, VAL rejects it, and the repair must not offer it where plansight can check."""
+    folder = PLANNED / "temporal-numeric"
+    why = task_planners.unavailable(task_planners.PLANNERS["temporal"])
+    if why is not None:
+        pytest.fail(f"TAMER cannot run: {why}")
+    domain, problem = _models(folder / "domain.pddl", folder / "p01.pddl")
+    recovery = recover(domain, problem, [], budget=BUDGET)
+    assert recovery.planner == "tamer (unified-planning)"
+    if recovery.status == "solved":  # plansight does not simulate the domain yet: it says it did not check
+        assert "plansight could not check the plan" in recovery.message
+        verdict = run_val(folder / "domain.pddl", folder / "p01.pddl",
+                          _write(recovery.plan_lines, tmp_path / "tamer.plan"))
+        assert verdict.status == "invalid" and verdict.kind == "invariant", verdict.output
+    else:
+        assert recovery.status == "error" and "TAMER returned a plan that is invalid" in recovery.message
+        assert recovery.plan_lines is None

@@ -36,6 +36,7 @@ from plansight.analyses.plans import fast_downward
 from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
+from plansight.analyses.plans.simulate import simulate
 from plansight.analyses.plans.task_planners import (
     PLANNERS,
     TaskKind,
@@ -45,6 +46,7 @@ from plansight.analyses.plans.task_planners import (
 )
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import World
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 log = logging.getLogger(__name__)
 
@@ -311,10 +313,40 @@ def _recover_beyond_classical(
     run = run_task_planner(print_domain(domain), print_problem(start), task_planner, budget.time_limit_s,
                            cancel)
     message = f"{cannot}; {task_planner.label}: {run.message}{note}"
-    if kind == "temporal":
-        return Recovery((), (), run.status, planner, message, rule, run.seconds, run.lines)
-    completion = tuple(a for a in (parse_action_text(line) for line in run.lines) if a is not None)
-    return Recovery(tuple(plan[:keep]), completion, run.status, planner, message, rule, run.seconds)
+    prefix = tuple(plan[:keep])
+    completion = () if kind == "temporal" else tuple(
+        a for a in (parse_action_text(line) for line in run.lines) if a is not None)
+    timed = run.lines if kind == "temporal" else ()
+    status: PlannerStatus = run.status
+    if run.status == "solved":
+        lines = timed or tuple(action_text(a) for a in prefix + completion)
+        problem_found = _check_repaired(domain, problem, lines, world)
+        if problem_found is not None and problem_found.startswith("invalid"):
+            status = "error"
+            message = f"{cannot}; {task_planner.label} returned a plan that is {problem_found}"
+            prefix, completion, timed = (), (), ()
+        elif problem_found is not None:
+            message += f"; {problem_found}"
+    return Recovery(prefix, completion, status, planner, message, rule, run.seconds, timed)
+
+
+def _check_repaired(domain: Domain, problem: Problem, lines: Sequence[str], world: World) -> str | None:
+    """None when plansight's simulator finds the planner's plan valid; else why it is not (``invalid: ...``),
+    or that it could not check it. A planner outside the fragment it supports can return a plan that does
+    not work (TAMER with numeric conditions on durative actions does): it must not be written into the
+    user's plan."""
+    parsed = parse_plan("".join(line + "\n" for line in lines)).plan
+    if parsed is None:
+        return "invalid: it cannot be read as a plan"
+    simulation = simulate(domain, problem, parsed.steps, world=world)
+    if simulation.valid is None:
+        why = simulation.skipped_reason or simulation.stopped_reason
+        return f"plansight could not check the plan ({why})"
+    if simulation.valid:
+        return None
+    if simulation.failure is not None:
+        return f"invalid: {simulation.failure.message}"
+    return "invalid: it does not reach the goal (" + " ".join(simulation.goals.unsatisfied) + ")"
 
 
 def with_initial_values(problem: Problem, state: State) -> Problem:
