@@ -162,3 +162,15 @@ def test_tamer_outside_its_fragment_is_caught(tmp_path: Path) -> None:
     else:
         assert recovery.status == "error" and "TAMER returned a plan that is invalid" in recovery.message
         assert recovery.plan_lines is None
+
+
+@pytest.mark.parametrize(("folder", "title", "progress"), [
+    (EXAMPLES / "blocksworld", "complete it with Fast Downward", "Fast Downward is planning"),
+    (PLANNED / "numeric", "keep the correct prefix, complete it with ENHSP", "ENHSP is planning"),
+    (PLANNED / "temporal", "plan it again with TAMER", "TAMER is planning the temporal problem"),
+])
+def test_the_editor_names_the_planner_that_repairs(folder: Path, title: str, progress: str) -> None:
+    from plansight.server.plan_repair_feature import repair_words
+
+    words = repair_words(*_models(folder / "domain.pddl", folder / "p01.pddl"))
+    assert title in words[0] and words[1].startswith(progress)
