@@ -13,11 +13,10 @@ from pathlib import Path
 
 import pytest
 from corpus import FIXTURES
-from plan_mutations import mutations
 from pypi_planners import PLANNERS, missing, solve
-from val_oracle import CRASH, INVALID, VALID, compare, run_val
+from val_oracle import CRASH, INVALID, VALID, compare_with_mutations, run_val
 
-from plansight.analyses.model.pddl import Domain, Problem, TimedLiteral
+from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.semantics.world import World
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 
@@ -50,25 +49,18 @@ def _models(folder: Path) -> tuple[Domain, Problem]:
 def test_plansight_and_val_on_the_planned_plan_and_its_mutations(kind: str, tmp_path: Path) -> None:
     folder = PLANNED / kind
     domain, problem = _models(folder)
-    plan = folder / "p01.plan"
-    assert run_val(folder / "domain.pddl", folder / "p01.pddl", plan).status == VALID
-    til_times = [float(f.time.value) for f in problem.init if isinstance(f, TimedLiteral)]
-    made = mutations(plan.read_text(), [o.name.key for o in problem.objects], til_times)
-    assert len(made) >= 10
+    comparisons = compare_with_mutations(folder / "domain.pddl", folder / "p01.pddl", folder / "p01.plan",
+                                         tmp_path)
+    assert comparisons[0][1].val.status == VALID
+    assert len(comparisons) >= 11
     simulated = not World.build(domain, problem).unsupported
-    statuses = []
-    for mutation in [None, *made]:
-        path = plan
-        if mutation is not None:
-            path = tmp_path / f"{mutation.name}.plan"
-            path.write_text(mutation.text)
-        comparison = compare(folder / "domain.pddl", folder / "p01.pddl", path)
-        statuses.append(comparison.val.status)
+    for name, comparison in comparisons:
         if simulated:
-            assert comparison.agree or comparison.val_at_fault, str(comparison)
+            assert comparison.agree or comparison.val_at_fault, f"{name}: {comparison}"
         else:  # until this kind is simulated plansight must say so, never guess
-            assert comparison.plansight.verdict is None
+            assert comparison.plansight.verdict is None, name
             assert comparison.plansight.simulation is not None
             assert comparison.plansight.simulation.skipped_reason
+    statuses = [comparison.val.status for _, comparison in comparisons]
     assert set(statuses) <= {VALID, INVALID, CRASH}
-    assert statuses.count(INVALID) >= len(made) // 2
+    assert statuses.count(INVALID) >= len(comparisons) // 2

@@ -29,13 +29,11 @@ from val_oracle import (
     VALID,
     ValResult,
     compare,
+    compare_with_mutations,
     happening_steps,
     run_plansight,
     run_val,
 )
-
-from plansight.analyses.model.pddl import Problem
-from plansight.analyses.syntax.parse_pddl import parse_pddl
 
 PLANNED = FIXTURES / "beyond_classical" / "planned"
 NUMERIC, TEMPORAL = PLANNED / "numeric", PLANNED / "temporal"
@@ -196,19 +194,12 @@ def _classical_plans() -> list[Path]:
 @pytest.mark.parametrize("plan", _classical_plans(), ids=lambda p: f"{p.parent.name}/{p.name}")
 def test_plansight_agrees_with_val_on_every_mutation(plan: Path, tmp_path: Path) -> None:
     domain, problem = plan.parent / "domain.pddl", plan.with_suffix(".pddl")
-    model = parse_pddl(problem.read_text()).model
-    assert isinstance(model, Problem)
-    assert compare(domain, problem, plan).agree
-    made = mutations(plan.read_text(), [o.name.key for o in model.objects])
-    assert len(made) >= 10
-    verdicts = set()
-    for mutation in made:
-        path = tmp_path / f"{mutation.name}.plan"
-        path.write_text(mutation.text)
-        comparison = compare(domain, problem, path)
-        assert comparison.agree or comparison.val_at_fault, str(comparison)
-        verdicts.add(comparison.val.status)
-    assert INVALID in verdicts
+    comparisons = compare_with_mutations(domain, problem, plan, tmp_path)
+    assert comparisons[0][0] == "original" and comparisons[0][1].agree
+    assert len(comparisons) >= 11
+    for name, comparison in comparisons:
+        assert comparison.agree or comparison.val_at_fault, f"{name}: {comparison}"
+    assert INVALID in {comparison.val.status for _, comparison in comparisons}
 
 
 def test_vals_known_slips_are_told_apart(tmp_path: Path) -> None:

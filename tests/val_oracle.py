@@ -23,7 +23,8 @@ them with examples):
 
 :func:`compare` runs both on one (domain, problem, plan) and says whether they agree: the same verdict, and
 where VAL names a failing step or happening, the same one. Other tests call it (or :func:`assert_agree`)
-on their own fixtures and on the mutations of ``tests/plan_mutations.py``.
+on their own fixtures, and :func:`compare_with_mutations` on a plan and its mutations
+(``tests/plan_mutations.py``).
 """
 
 from __future__ import annotations
@@ -36,7 +37,7 @@ from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 
-from plansight.analyses.model.pddl import Domain, PlanStep, Problem
+from plansight.analyses.model.pddl import Domain, PlanStep, Problem, TimedLiteral
 from plansight.analyses.plans.simulate import Simulation, Unparsed, simulate, step_text, unparsed_lines
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -338,6 +339,26 @@ def compare(domain: Path, problem: Path, plan: Path, tolerance: float | None = N
     elif val.verdict is False:
         differences += _failure_differences(val, ours, tolerance or DEFAULT_TOLERANCE, check_goal_atoms)
     return Comparison(plan, val, ours, tuple(differences), slips)
+
+
+def compare_with_mutations(domain: Path, problem: Path, plan: Path, workdir: Path,
+                           tolerance: float | None = None, seed: int = 0) -> list[tuple[str, Comparison]]:
+    """:func:`compare` on the plan and on each of its mutations (``tests/plan_mutations.py``, with the
+    problem's objects and timed initial literals, ε the tolerance), written under ``workdir``; each with
+    its mutation's name (``original`` for the plan itself)."""
+    from plan_mutations import mutations
+
+    model = parse_pddl(_text(problem)).model
+    objects = [o.name.key for o in model.objects] if isinstance(model, Problem) else []
+    til_times = [float(f.time.value) for f in model.init if isinstance(f, TimedLiteral)] \
+        if isinstance(model, Problem) else []
+    out = [("original", compare(domain, problem, plan, tolerance))]
+    made = mutations(_text(plan), objects, til_times, tolerance or DEFAULT_TOLERANCE, seed)
+    for mutation in made:
+        path = workdir / f"{plan.stem}-{mutation.name}.plan"
+        path.write_text(mutation.text)
+        out.append((mutation.name, compare(domain, problem, path, tolerance)))
+    return out
 
 
 def assert_agree(domain: Path, problem: Path, plan: Path, tolerance: float | None = None) -> Comparison:
