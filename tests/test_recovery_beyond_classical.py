@@ -59,6 +59,7 @@ def test_a_missing_java_is_named_with_its_package(monkeypatch: pytest.MonkeyPatc
     recovery = recover(domain, problem, _broken("numeric"), budget=BUDGET)
     assert recovery.status == "unsupported" and recovery.plan is None
     assert "Fast Downward cannot complete a numeric plan" in recovery.message
+    assert "numeric conditions or effects (in `drive`, `refuel`)" in recovery.message
     assert "ENHSP could, but it needs Java" in recovery.message
     assert "apt-get install default-jre-headless" in recovery.message
 
@@ -71,6 +72,7 @@ def test_a_missing_planner_says_what_to_install(monkeypatch: pytest.MonkeyPatch)
     recovery = recover(domain, problem, [], budget=BUDGET)
     assert recovery.status == "unsupported"
     assert "Fast Downward cannot complete a temporal plan" in recovery.message
+    assert "durative actions (`light`, `fill`, `heat` and 1 more)" in recovery.message
     assert "pip install up-tamer" in recovery.message
     assert recovery.to_json()["plan"] is None
 

@@ -41,7 +41,7 @@ from plansight.analyses.plans.task_planners import (
     PLANNERS,
     TaskKind,
     run_task_planner,
-    task_kind,
+    task_places,
     unavailable,
 )
 from plansight.analyses.semantics.state import State
@@ -246,9 +246,10 @@ def recover(
     rule: Literal["reference-state", "executable-prefix"] = (
         "reference-state" if reference else "executable-prefix"
     )
-    kind = task_kind(domain, problem)
+    kind, places = task_places(domain, problem)
     if kind != "classical":
-        return _recover_beyond_classical(kind, domain, problem, plan, reference, budget, cancel, world, rule)
+        return _recover_beyond_classical(kind, places, domain, problem, plan, reference, budget, cancel,
+                                         world, rule)
     simulation = simulate_actions(domain, problem, plan, world)
     planner = f"fast-downward {OPTIMAL_SEARCH}"
     if simulation.skipped_reason is not None:
@@ -271,6 +272,7 @@ def recover(
 
 def _recover_beyond_classical(
     kind: TaskKind,
+    places: str,
     domain: Domain,
     problem: Problem,
     plan: Sequence[Action],
@@ -280,7 +282,8 @@ def _recover_beyond_classical(
     world: World,
     rule: Literal["reference-state", "executable-prefix"],
 ) -> Recovery:
-    """A numeric or temporal plan: Fast Downward cannot complete it, ENHSP or TAMER can when installed.
+    """A numeric or temporal plan (``places`` says what makes it so): Fast Downward cannot complete it, ENHSP
+    or TAMER can when installed.
 
     A numeric plan keeps its correct prefix when plansight simulates the domain (the planner starts from the
     state after it, fluent values included); a temporal plan, or one plansight cannot simulate, is planned
@@ -288,7 +291,8 @@ def _recover_beyond_classical(
     planner can start from."""
     task_planner = PLANNERS[kind]
     planner = f"{task_planner.engine} (unified-planning)"
-    cannot = f"Fast Downward cannot complete a {kind} plan (it plans for classical PDDL only)"
+    cannot = (f"Fast Downward cannot complete a {kind} plan (it plans for classical PDDL only; this task has "
+              f"{places})")
     why = unavailable(task_planner)
     if why is not None:
         message = f"{cannot}; {task_planner.label} could, but {why}"
@@ -352,6 +356,7 @@ def _check_repaired(domain: Domain, problem: Problem, lines: Sequence[str], worl
 def with_initial_values(problem: Problem, state: State) -> Problem:
     """The problem starting from ``state``: its atoms, and its fluent values (those the state does not hold
     keep the problem's initial value)."""
+    atoms = tuple(fact for fact in with_initial_state(problem, state).init if isinstance(fact, Atom))
     values: dict[tuple[str, ...], Formula] = {}
     for fact in problem.init:
         if isinstance(fact, Comparison) and fact.op == "=" and isinstance(fact.left, FunctionTerm):
@@ -360,4 +365,4 @@ def with_initial_values(problem: Problem, state: State) -> Problem:
         text = str(int(value)) if float(value).is_integer() else repr(float(value))
         target = FunctionTerm(name(term[0]), tuple(name(arg) for arg in term[1:]))
         values[term] = Comparison("=", target, Number(float(value), text))
-    return dataclasses.replace(problem, init=with_initial_state(problem, state).init + tuple(values.values()))
+    return dataclasses.replace(problem, init=atoms + tuple(values.values()))

@@ -57,21 +57,39 @@ PLANNERS: dict[TaskKind, TaskPlanner] = {
 
 def task_kind(domain: Domain, problem: Problem) -> TaskKind:
     """``temporal`` with durative actions or timed initial literals, ``numeric`` with numeric conditions or
-    effects (other than action costs), else ``classical``."""
-    if any(a.kind == "durative-action" for a in domain.actions) or any(
-            isinstance(fact, TimedLiteral) for fact in problem.init):
-        return "temporal"
-    formulas = [problem.goal, *(f for a in domain.actions for f in (a.precondition, a.effect))]
-    for formula in formulas:
-        for node in walk(formula):
-            if isinstance(node, Comparison):
-                return "numeric"
-            if isinstance(node, NumericEffect) and not (
-                    node.op == "increase" and node.target.function.key in ACTION_COSTS):
-                return "numeric"
-    if any(a.kind in ("process", "event") for a in domain.actions):
-        return "numeric"
-    return "classical"
+    effects (other than action costs) or PDDL+ processes and events, else ``classical``."""
+    return task_places(domain, problem)[0]
+
+
+def task_places(domain: Domain, problem: Problem) -> tuple[TaskKind, str]:
+    """The task's kind and, in words, what makes it so (``durative actions (`light`, `fill`)``), for the
+    message that says why Fast Downward cannot plan it; empty for a classical task."""
+    durative = [f"`{a.name.display}`" for a in domain.actions if a.kind == "durative-action"]
+    if durative:
+        return "temporal", f"durative actions ({_first(durative)})"
+    if any(isinstance(fact, TimedLiteral) for fact in problem.init):
+        return "temporal", "timed initial literals"
+    places: dict[str, None] = {}
+    for action in domain.actions:
+        if action.kind in ("process", "event"):
+            places.setdefault(f"`{action.name.display}`", None)
+        for formula in (action.precondition, action.effect):
+            if any(_numeric(node) for node in walk(formula)):
+                places.setdefault(f"`{action.name.display}`", None)
+    if any(_numeric(node) for node in walk(problem.goal)):
+        places.setdefault("the goal", None)
+    if places:
+        return "numeric", f"numeric conditions or effects (in {_first(list(places))})"
+    return "classical", ""
+
+
+def _numeric(node: object) -> bool:
+    return isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
+        node.op == "increase" and node.target.function.key in ACTION_COSTS))
+
+
+def _first(places: list[str]) -> str:
+    return ", ".join(places[:3]) + (f" and {len(places) - 3} more" if len(places) > 3 else "")
 
 
 def unavailable(planner: TaskPlanner) -> str | None:
