@@ -242,16 +242,27 @@ class PlansightResult:
 
     @property
     def failing_step(self) -> int | None:
-        """The 0-based index (in the file's order) of the step at which the plan fails."""
+        """The 0-based index (in the file's order) of the step at which the plan fails. A temporal
+        simulation counts happenings, not steps: its failure is mapped back to the plan line it underlines."""
         if self.simulation is None or self.simulation.failure is None:
             return None
-        return self.simulation.failure.index
+        failure = self.simulation.failure
+        if getattr(self.simulation, "happenings", ()):
+            for index, step in enumerate(self.steps):
+                if step.span.start <= failure.span.start < max(step.span.end, step.span.start + 1):
+                    return index
+        return failure.index
 
     @property
     def failing_time(self) -> float | None:
         """The time of the failing happening, when the simulator reports one (temporal plans)."""
         failure = self.simulation.failure if self.simulation is not None else None
+        if failure is None:
+            return None
         time = getattr(failure, "time", None)
+        happenings = getattr(self.simulation, "happenings", ())
+        if time is None and happenings and failure.index < len(happenings):
+            time = happenings[failure.index].time
         return float(time) if isinstance(time, int | float) else None
 
 
@@ -303,7 +314,7 @@ class Comparison:
         sim = self.plansight.simulation
         ours = ("not simulated: " + (self.plansight.error or (sim.skipped_reason if sim else "") or "")
                 if self.plansight.verdict is None else
-                f"valid={sim.valid if sim else None} failing step={self.plansight.failing_step}"
+                f"valid={sim.valid if sim else None} failing step (0-based)={self.plansight.failing_step}"
                 f" ({sim.failure.message if sim and sim.failure else 'none'})")
         return "\n".join([
             f"{self.plan}:",
@@ -375,7 +386,7 @@ def _failure_differences(val: ValResult, ours: PlansightResult, tolerance: float
     if val.kind == GOAL:
         if sim.failure is not None:
             return [f"failing step: VAL runs every step and misses the goal, plansight fails at step "
-                    f"{sim.failure.index + 1}"]
+                    f"{(ours.failing_step or 0) + 1}"]
         if check_goal_atoms:
             missing = {_action(a) for a in sim.goals.unsatisfied}
             named = [a for a in val.goal_atoms if _action(a) not in missing]
@@ -389,10 +400,11 @@ def _failure_differences(val: ValResult, ours: PlansightResult, tolerance: float
                     "plansight executes every step"]
         candidates = happening_steps(val, ours.steps, tolerance)
         out = []
-        if sim.failure.index not in candidates:
+        failing = ours.failing_step
+        if failing not in candidates:
             out.append(f"failing step: VAL fails the {val.kind} of {val.action} {val.part or ''} at time "
                        f"{val.time} (plan step {', '.join(str(c + 1) for c in sorted(candidates)) or '?'}), "
-                       f"plansight fails at step {sim.failure.index + 1}")
+                       f"plansight fails at step {(failing or 0) + 1}")
         when = ours.failing_time
         if when is not None and val.time is not None and not math.isclose(when, val.time, abs_tol=1e-3):
             out.append(f"failing time: VAL {val.time}, plansight {when}")
