@@ -176,3 +176,21 @@ def test_the_editor_names_the_planner_that_repairs(folder: Path, title: str, pro
 
     words = repair_words(*_models(folder / "domain.pddl", folder / "p01.pddl"))
     assert title in words[0] and words[1].startswith(progress)
+
+
+def test_a_planner_that_refuses_the_task_says_why() -> None:
+    """unified-planning refuses an assignment and an increase of one fluent in one action: the repair's
+    message carries the planner's own reason, not a bare failure."""
+    domain = parse_pddl("""(define (domain tank) (:requirements :numeric-fluents)
+      (:predicates (full)) (:functions (level))
+      (:action top-up :parameters () :precondition (< (level) 10)
+        :effect (and (assign (level) 1) (increase (level) 2)))
+      (:action seal :parameters () :precondition (>= (level) 3) :effect (full)))""").model
+    problem = parse_pddl("""(define (problem p) (:domain tank) (:init (= (level) 0)) (:goal (full)))""").model
+    assert isinstance(domain, Domain) and isinstance(problem, Problem)
+    if task_planners.unavailable(task_planners.PLANNERS["numeric"]) is not None:
+        pytest.fail("ENHSP cannot run: run tests/install-java.sh and pip install -e '.[test]'")
+    recovery = recover(domain, problem, [("seal",)], budget=BUDGET)
+    assert recovery.status == "error" and recovery.plan_lines is None
+    assert recovery.message.startswith("Fast Downward cannot complete a numeric plan")
+    assert "ENHSP failed: UPConflictingEffectsException" in recovery.message

@@ -316,7 +316,7 @@ def _recover_beyond_classical(
         note = f" (planned again from the initial state: the plan cannot be simulated: {why_not})"
     run = run_task_planner(print_domain(domain), print_problem(start), task_planner, budget.time_limit_s,
                            cancel)
-    message = f"{cannot}; {task_planner.label}: {run.message}{note}"
+    message = f"{cannot}; {run.message}{note}"
     prefix = tuple(plan[:keep])
     completion = () if kind == "temporal" else tuple(
         a for a in (parse_action_text(line) for line in run.lines) if a is not None)

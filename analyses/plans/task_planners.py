@@ -109,7 +109,7 @@ PlanOutcome = Literal["solved", "unsolvable", "timeout", "error", "cancelled"]
 
 @dataclass(frozen=True, slots=True)
 class TaskPlannerRun:
-    """What a run gave: the plan as IPC lines, or why there is none."""
+    """What a run gave: the plan as IPC lines, or why there is none (``message`` names the planner)."""
 
     status: PlanOutcome
     lines: tuple[str, ...]
@@ -131,16 +131,18 @@ def run_task_planner(domain_text: str, problem_text: str, planner: TaskPlanner, 
         run = run_budgeted(command, folder, time_limit_s + GRACE_SECONDS, cancel)
         elapsed = time.monotonic() - started
         if run.cancelled:
-            return TaskPlannerRun("cancelled", (), "cancelled", elapsed)
+            return TaskPlannerRun("cancelled", (), f"{planner.label} was cancelled", elapsed)
         if run.over_budget:
-            return TaskPlannerRun("timeout", (), f"no plan within {time_limit_s:g} s", elapsed)
+            return TaskPlannerRun("timeout", (), f"{planner.label} found no plan within {time_limit_s:g} s",
+                                  elapsed)
         plan = work / "plan"
         if run.exit_code == 0 and plan.is_file():
             lines = tuple(line.strip() for line in plan.read_text().splitlines() if line.strip())
-            return TaskPlannerRun("solved", lines, "plan found", elapsed)
+            return TaskPlannerRun("solved", lines, f"{planner.label} found a plan", elapsed)
         last = [line for line in run.output.splitlines() if line.strip()][-1:]
         if run.exit_code == 10:
-            return TaskPlannerRun("unsolvable", (), "the goal cannot be reached from this state", elapsed)
+            proof = f"{planner.label} proved the goal cannot be reached from this state"
+            return TaskPlannerRun("unsolvable", (), proof, elapsed)
         if run.exit_code == 12:
             return TaskPlannerRun("timeout" if elapsed >= time_limit_s else "error", (),
                                   f"{planner.label} stopped without a plan ({' '.join(last)})", elapsed)
