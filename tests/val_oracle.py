@@ -29,6 +29,7 @@ on their own fixtures, and :func:`compare_with_mutations` on a plan and its muta
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 import subprocess
@@ -266,8 +267,9 @@ class PlansightResult:
         return float(time) if isinstance(time, int | float) else None
 
 
-def run_plansight(domain: Path, problem: Path, plan: Path) -> PlansightResult:
-    """Parse the three files as the CLI does (lines that are not actions stay in place) and simulate."""
+def run_plansight(domain: Path, problem: Path, plan: Path, tolerance: float | None = None) -> PlansightResult:
+    """Parse the three files as the CLI does (lines that are not actions stay in place) and simulate, with
+    ``tolerance`` as the temporal simulator's ε when it takes one (VAL's ``-t``)."""
     domain_model = parse_pddl(_text(domain)).model
     problem_model = parse_pddl(_text(problem)).model
     if not isinstance(domain_model, Domain) or not isinstance(problem_model, Problem):
@@ -277,7 +279,11 @@ def run_plansight(domain: Path, problem: Path, plan: Path) -> PlansightResult:
     if parsed.plan is None:
         return PlansightResult(None, (), "the plan does not parse")
     steps = tuple(unparsed_lines(text, parsed.plan, parsed.diagnostics))
-    return PlansightResult(simulate(domain_model, problem_model, steps), steps)
+    options = {"epsilon": tolerance} if tolerance is not None and _TAKES_EPSILON else {}
+    return PlansightResult(simulate(domain_model, problem_model, steps, **options), steps)
+
+
+_TAKES_EPSILON = "epsilon" in inspect.signature(simulate).parameters
 
 
 def _text(path: Path) -> str:
@@ -336,7 +342,7 @@ def compare(domain: Path, problem: Path, plan: Path, tolerance: float | None = N
     one); where VAL says only the goal is missing, plansight executes every step; and then every atom VAL
     asks to make true is among plansight's unsatisfied goals."""
     val = run_val(domain, problem, plan, tolerance)
-    ours = run_plansight(domain, problem, plan)
+    ours = run_plansight(domain, problem, plan, tolerance)
     slips = _slips(val, ours.steps)
     differences: list[str] = []
     if val.verdict is None:
