@@ -17,6 +17,7 @@ from corpus import EXAMPLES, FIXTURES
 from plan_mutations import mutations, read_steps, render
 from val_oracle import (
     BAD_PLAN,
+    CONSTRAINT,
     CRASH,
     DURATION,
     GOAL,
@@ -144,6 +145,29 @@ def test_happenings_within_a_tenth_of_the_tolerance_are_one(start: str, toleranc
         assert result.time == 2.0
     else:
         assert result.status == VALID, result.output
+
+
+TOUR = FIXTURES / "beyond_classical" / "oracle" / "pddl3"
+ROUND_TRIP = "(go base a)\n(go a b)\n(go b c)\n"
+
+
+def test_a_violated_preference_is_counted(tmp_path: Path) -> None:
+    result = _val(TOUR, ROUND_TRIP, tmp_path)
+    assert (result.status, result.value, result.violations) == (VALID, 6.0, (("p1", 1),))
+
+
+@pytest.mark.parametrize(("problem", "plan", "time", "words"), [
+    ("p01.pddl", "(shoot base)\n" + ROUND_TRIP, 1.0, "Failure to satisfy: (NOT (photo base))"),
+    ("p01.pddl", "(go base a)\n(go a b)\n(shoot b)\n(go b c)\n", 3.0,
+     "(photo b) satisfied without (photo a) sometime before"),
+    ("p02.pddl", ROUND_TRIP + "(go c base)\n(go base a)\n(go a b)\n(go b c)\n(shoot c)\n", 5.0,
+     "Constraint violated by satisfaction of (at a) at 5"),  # at-most-once
+    ("p02.pddl", ROUND_TRIP, None, "(photo c)"),  # sometime, never by the end
+])
+def test_a_broken_trajectory_constraint_names_when(problem: str, plan: str, time: float | None, words: str,
+                                                  tmp_path: Path) -> None:
+    result = _val(TOUR, plan, tmp_path, problem)
+    assert (result.status, result.kind, result.time, result.action) == (INVALID, CONSTRAINT, time, words)
 
 
 # --------------------------------------------------------------------------------------------------

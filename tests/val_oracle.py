@@ -55,7 +55,7 @@ VALID, INVALID, ERROR, CRASH = "valid", "invalid", "error", "crash"
 # the kinds of failure VAL reports, and those that name a failing happening
 PRECONDITION, INVARIANT, DURATION = "precondition", "invariant", "duration"
 MUTEX, UNDEFINED = "mutex", "undefined"
-GOAL, BAD_PLAN, UNKNOWN_OBJECT = "goal", "bad-plan", "unknown-object"
+GOAL, BAD_PLAN, UNKNOWN_OBJECT, CONSTRAINT = "goal", "bad-plan", "unknown-object", "constraint"
 NAMES_HAPPENING = frozenset({PRECONDITION, INVARIANT, DURATION, MUTEX, UNDEFINED})
 
 
@@ -87,6 +87,8 @@ class ValResult:
     read_plan: tuple[tuple[float, str], ...] = ()
     """The plan as VAL read it: (time, action) for each instantaneous step or durative start."""
     output: str = field(default="", repr=False)
+    violations: tuple[tuple[str, int], ...] = ()
+    """PDDL3 preferences a valid plan violates, with how often (``Violations:`` ``p1: 1``)."""
 
     @property
     def verdict(self) -> bool | None:
@@ -131,10 +133,12 @@ def parse_val_output(output: str, returncode: int = 0) -> ValResult:
     read_plan = _read_plan(lines)
     value = _float(m.group(1)) if (m := _FINAL_VALUE.search(output)) else None
     advice = _advice(lines)
+    violations = _violations(lines)
 
     def result(status: str, kind: str | None = None, time: float | None = None, action: str | None = None,
                part: str | None = None, since: float | None = None, value: float | None = None) -> ValResult:
-        return ValResult(status, kind, time, action, part, since, value, advice, read_plan, output)
+        return ValResult(status, kind, time, action, part, since, value, advice, read_plan, output,
+                         violations)
 
     if returncode < 0 or returncode in (134, 136, 139):
         return result(CRASH, f"signal {abs(returncode) if returncode < 0 else returncode - 128}")
@@ -168,11 +172,46 @@ def parse_val_output(output: str, returncode: int = 0) -> ValResult:
         kind = INVARIANT if m.group(1) else (DURATION if duration else PRECONDITION)
         since = next((_float(s.group(1)) for line in lines if (s := _SINCE.search(line))), None)
         return result(INVALID, kind, happening, _action(m.group(2)), part, since)
+    broken = _broken_constraint(lines)
+    if broken is not None:
+        return result(INVALID, CONSTRAINT, broken[0], broken[1])
+    if "Outstanding requirements unsatisfied during plan:" in lines:  # a constraint never met by the end
+        at = lines.index("Outstanding requirements unsatisfied during plan:") + 1
+        return result(INVALID, CONSTRAINT, None, lines[at].strip() if at < len(lines) else None)
     if "Goal not satisfied" in lines:
         return result(INVALID, GOAL)
     if "Plan failed to execute" in lines or "Plan invalid" in lines:
         return result(INVALID, None, happening)
     return result(ERROR, "unrecognised output")
+
+
+_TRAJECTORY = re.compile(r"Checking trajectory constraints at (\S+)")
+_CONSTRAINT_BROKEN = re.compile(r"Failure to satisfy: .*|.* satisfied without .* sometime before"
+                                r"|Constraint violated by .*|.*[Dd]eadline.*(?:missed|violated|failed).*")
+
+
+def _broken_constraint(lines: Sequence[str]) -> tuple[float | None, str] | None:
+    """A PDDL3 trajectory constraint VAL found broken while checking the state at some time (the state
+    after that many steps): the time and VAL's words, or None."""
+    time: float | None = None
+    for line in lines:
+        if m := _TRAJECTORY.fullmatch(line):
+            time = _float(m.group(1))
+        elif _CONSTRAINT_BROKEN.fullmatch(line.strip()) and not line.startswith("Checking "):
+            return time, line.strip()
+    return None
+
+
+def _violations(lines: Sequence[str]) -> tuple[tuple[str, int], ...]:
+    if "Violations:" not in lines:
+        return ()
+    out = []
+    for line in lines[lines.index("Violations:") + 1:]:
+        name, colon, count = line.strip().rpartition(":")
+        if not line.startswith("\t") or not colon or not count.strip().isdigit():
+            break
+        out.append((name.strip().lower(), int(count)))
+    return tuple(out)
 
 
 def _float(text: str) -> float | None:
@@ -415,6 +454,17 @@ def _failure_differences(val: ValResult, ours: PlansightResult, tolerance: float
         if when is not None and val.time is not None and not math.isclose(when, val.time, abs_tol=1e-3):
             out.append(f"failing time: VAL {val.time}, plansight {when}")
         return out
+    if val.kind == CONSTRAINT:
+        if val.time is None:  # broken only by the end: every step runs
+            return [] if sim.failure is None else [
+                f"failing step: VAL runs every step and finds {val.action} unmet at the end, plansight fails "
+                f"at step {(ours.failing_step or 0) + 1}"]
+        expected = max(round(val.time) - 1, 0)
+        if ours.failing_step != expected:
+            return [f"failing step: VAL finds the trajectory constraint broken in the state after step "
+                    f"{round(val.time)} ({val.action}), plansight fails at step "
+                    f"{(ours.failing_step or 0) + 1}"]
+        return []
     if val.kind in (BAD_PLAN, UNKNOWN_OBJECT) and sim.failure is None:
         return [f"failing step: VAL rejects the plan ({val.kind}), plansight executes every step"]
     return []
