@@ -163,6 +163,7 @@ def test_a_violated_preference_is_counted(tmp_path: Path) -> None:
     ("p02.pddl", ROUND_TRIP + "(go c base)\n(go base a)\n(go a b)\n(go b c)\n(shoot c)\n", 5.0,
      "Constraint violated by satisfaction of (at a) at 5"),  # at-most-once
     ("p02.pddl", ROUND_TRIP, None, "(photo c)"),  # sometime, never by the end
+    ("p03.pddl", ROUND_TRIP + "(shoot c)\n", 2.0, "Failed to meet deadline on (visited b) (1)"),  # within
 ])
 def test_a_broken_trajectory_constraint_names_when(problem: str, plan: str, time: float | None, words: str,
                                                   tmp_path: Path) -> None:

@@ -187,7 +187,7 @@ def parse_val_output(output: str, returncode: int = 0) -> ValResult:
 
 _TRAJECTORY = re.compile(r"Checking trajectory constraints at (\S+)")
 _CONSTRAINT_BROKEN = re.compile(r"Failure to satisfy: .*|.* satisfied without .* sometime before"
-                                r"|Constraint violated by .*|.*[Dd]eadline.*(?:missed|violated|failed).*")
+                                r"|Constraint violated by .*|Failed to meet deadline on .*")
 
 
 def _broken_constraint(lines: Sequence[str]) -> tuple[float | None, str] | None:
