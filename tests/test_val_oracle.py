@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 from corpus import EXAMPLES, FIXTURES
@@ -169,6 +170,23 @@ def test_a_broken_trajectory_constraint_names_when(problem: str, plan: str, time
                                                   tmp_path: Path) -> None:
     result = _val(TOUR, plan, tmp_path, problem)
     assert (result.status, result.kind, result.time, result.action) == (INVALID, CONSTRAINT, time, words)
+
+
+def test_a_simulator_that_judges_constraints_over_the_trajectory(tmp_path: Path) -> None:
+    """A simulator that runs every step and lists the broken constraints (``broken_constraints``, each with
+    the state where its violation became certain) agrees with VAL when that state is VAL's."""
+    from val_oracle import _constraint_differences
+
+    val = _val(TOUR, "(shoot base)\n" + ROUND_TRIP, tmp_path)
+    assert val.kind == CONSTRAINT and val.time == 1.0
+    at = SimpleNamespace
+    assert _constraint_differences(val, [at(text="(always (not (photo base)))", state=1, at_end=False)]) == []
+    assert _constraint_differences(val, [at(text="(always (not (photo base)))", state=2, at_end=False)])
+    assert _constraint_differences(val, [at(text="(always (not (photo base)))", state=None, at_end=True)])
+    assert _constraint_differences(val, [])
+    never = _val(TOUR, ROUND_TRIP, tmp_path, "p02.pddl")
+    assert never.time is None
+    assert _constraint_differences(never, [at(text="(sometime (photo c))", state=3, at_end=True)]) == []
 
 
 # --------------------------------------------------------------------------------------------------

@@ -454,6 +454,8 @@ def _failure_differences(val: ValResult, ours: PlansightResult, tolerance: float
         if when is not None and val.time is not None and not math.isclose(when, val.time, abs_tol=1e-3):
             out.append(f"failing time: VAL {val.time}, plansight {when}")
         return out
+    if val.kind == CONSTRAINT and hasattr(sim, "broken_constraints"):
+        return _constraint_differences(val, sim.broken_constraints)
     if val.kind == CONSTRAINT:
         if val.time is None:  # broken only by the end: every step runs
             return [] if sim.failure is None else [
@@ -467,6 +469,24 @@ def _failure_differences(val: ValResult, ours: PlansightResult, tolerance: float
         return []
     if val.kind in (BAD_PLAN, UNKNOWN_OBJECT) and sim.failure is None:
         return [f"failing step: VAL rejects the plan ({val.kind}), plansight executes every step"]
+    return []
+
+
+def _constraint_differences(val: ValResult, broken: Sequence[object]) -> list[str]:
+    """VAL's broken trajectory constraint against a simulator that judges constraints over the whole
+    trajectory (``broken_constraints``, earliest first, each with the ``state`` where its violation became
+    certain, k = after step k, and ``at_end``): the same state, or both only at the end."""
+    if not broken:
+        return [f"constraint: VAL finds one broken ({val.action}), plansight keeps every constraint"]
+    first = broken[0]
+    state, at_end = getattr(first, "state", None), bool(getattr(first, "at_end", False))
+    if val.time is None:
+        return [] if at_end else [f"constraint: VAL finds {val.action} unmet at the end, plansight finds "
+                                  f"{getattr(first, 'text', '?')} broken in state {state}"]
+    if at_end or state != round(val.time):
+        where = "at the end" if at_end else f"in state {state}"
+        return [f"constraint: VAL finds one broken in the state after step {round(val.time)} "
+                f"({val.action}), plansight finds {getattr(first, 'text', '?')} broken {where}"]
     return []
 
 
