@@ -18,7 +18,7 @@ from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.model.printer import print_problem
 from plansight.analyses.plans import task_planners
 from plansight.analyses.plans.metrics import actions_of
-from plansight.analyses.plans.recovery import Budget, recover, with_initial_values
+from plansight.analyses.plans.recovery import Budget, recover, with_initial_state
 from plansight.analyses.plans.task_planners import task_kind
 from plansight.analyses.semantics.state import State
 from plansight.analyses.syntax.parse_pddl import parse_pddl
@@ -108,10 +108,11 @@ def test_the_repaired_plan_is_valid_for_val(kind: str, tmp_path: Path) -> None:
 def test_a_numeric_repair_starts_from_the_values_after_the_prefix() -> None:
     _, problem = _models(PLANNED / "numeric" / "domain.pddl", PLANNED / "numeric" / "p01.pddl")
     state = State(frozenset({("at", "t1", "b"), ("road", "a", "b")}), {("fuel", "t1"): 4.0,
+                                                                   ("capacity", "t1"): 12.0,
                                                                    ("total-cost",): 6.5})
-    text = print_problem(with_initial_values(problem, state))
-    assert "(= (fuel t1) 4)" in text and "(= (total-cost) 6.5)" in text
-    assert "(= (capacity t1) 12)" in text  # values the state does not hold keep their initial value
+    text = print_problem(with_initial_state(problem, state))
+    assert "(= (fuel t1) 4)" in text and "(= (capacity t1) 12)" in text
+    assert "(= (total-cost) 0)" in text  # the planner's cost is the completion's
     assert "(at t1 b)" in text and "(at t1 a)" not in text
     assert "(= (fuel t1) 10)" not in text
 
