@@ -21,6 +21,7 @@ setup: $(BIN)/python
 
 setup-test: $(BIN)/python
 	sh tests/editors/install-neovim.sh
+	sh tests/install-java.sh
 	sh scripts/install-wordnet.sh --required
 	$(BIN)/python -m pip install --quiet -e '.[test]'
 	$(BIN)/python tests/fetch_corpus.py

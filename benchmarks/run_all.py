@@ -17,7 +17,7 @@ def main() -> int:
     out.mkdir(exist_ok=True)
     status = 0
     scripts = ("parse_throughput.py", "startup_and_scale.py", "lsp_latency.py", "lsp_requests.py",
-               "simulate_throughput.py", "equivalence_bench.py")
+               "simulate_throughput.py", "equivalence_bench.py", "beyond_classical_throughput.py")
     for script in scripts:
         print(f"== {script}", flush=True)
         result = subprocess.run(

@@ -27,7 +27,7 @@ from plansight.extract_option import (
     file_source,
     write_extracted_text,
 )
-from plansight.plan_reference import add_reference_options, write_reference_text
+from plansight.plan_reference import add_reference_options, write_recovery_text, write_reference_text
 
 if TYPE_CHECKING:
     from plansight.analyses.plans.constraints import TrajectoryReport
@@ -103,8 +103,9 @@ def run_plan(args: argparse.Namespace) -> int:
     if hasattr(sys.stdout, "reconfigure"):
         sys.stdout.reconfigure(encoding="utf-8", errors="replace")
     if args.format == "json":
-        json.dump(reports[0] if len(reports) == 1 else reports, sys.stdout, indent=2, ensure_ascii=False)
-        sys.stdout.write("\n")
+        # one write: json.dump writes each of the indented encoder's pieces, tens of thousands for a batch
+        document = reports[0] if len(reports) == 1 else reports
+        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
     else:
         for number, (job, report) in enumerate(zip(jobs, reports, strict=True)):
             if number:
@@ -264,6 +265,7 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     out.write(f"  against {partners}\n")
     if sim.skipped_reason is not None:
         out.write(f"  not simulated: {sim.skipped_reason}\n")
+        write_recovery_text(report, out)
         return
     if sim.stopped_reason is not None:
         out.write(f"  UNKNOWN · {sim.stopped_reason} (after {len(sim.trace)} of {sim.length} steps; "

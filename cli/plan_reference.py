@@ -32,7 +32,7 @@ def _numbered(out: TextIO, actions: list[str], note: str = "") -> None:
 
 def write_reference_text(report: dict[str, Any], out: TextIO) -> None:
     """The AQM table, the metrics, and the recovered plan, under the simulation's report."""
-    reference, recovery = report.get("reference"), report.get("recovery")
+    reference = report.get("reference")
     if reference is not None and reference.get("error"):
         out.write(f"  reference plan: {reference['error']}\n")
     elif reference is not None:
@@ -61,6 +61,13 @@ def write_reference_text(report: dict[str, Any], out: TextIO) -> None:
             mapping = " ".join(f"{k}→{v}" for k, v in potential["mapping"].items()) or "none"
             out.write(f"  potential (pi1): renaming {mapping}, shift {potential['offset']}: "
                       f"{potential['score_normalised']:.4g} per action, StV {potential['stv']}\n")
+    write_recovery_text(report, out)
+
+
+def write_recovery_text(report: dict[str, Any], out: TextIO) -> None:
+    """The recovered plan, or why there is none (also under a plan plansight could not simulate: a planner
+    that handles its constructs may still repair it)."""
+    recovery = report.get("recovery")
     if recovery is not None:
         if recovery["plan"] is None:
             out.write(f"  recovery ({recovery['planner']}): {recovery['status']}: {recovery['message']}\n")

@@ -1,4 +1,5 @@
-"""The "Repair plan" quick fix: keep the plan's correct prefix and let Fast Downward finish it.
+"""The "Repair plan" quick fix: keep the plan's correct prefix and let a planner finish it (Fast Downward;
+ENHSP for a numeric plan, TAMER, which plans a temporal one again).
 
 On a plan that is not valid a code action offers ``plansight.server.repairPlan``; executing it runs
 `analyses/plans/recovery.py` (pi_corr + pi_comp, docs/metrics.md) in a worker thread with a work-done progress
@@ -22,7 +23,7 @@ from lsprotocol import types
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Plan, Problem
-from plansight.analyses.plans.metrics import action_text, actions_of
+from plansight.analyses.plans.metrics import actions_of
 from plansight.analyses.syntax.lexical import is_comment_line
 from plansight.server.command_arguments import argument_of, command_context
 from plansight.server.commands import REPAIR_PLAN, RepairPlanResult
@@ -53,9 +54,25 @@ def header_end(text: str) -> int:
     return offset
 
 
-def repaired_text(actions: Sequence[tuple[str, ...]]) -> str:
+def repaired_text(lines: Sequence[str]) -> str:
     """A repaired plan as plan-file text, one step per line."""
-    return "".join(action_text(action) + "\n" for action in actions)
+    return "".join(line + "\n" for line in lines)
+
+
+def repair_words(domain: Domain, problem: Problem) -> tuple[str, str]:
+    """How the repair is done, for the action's title and the progress message: Fast Downward completes a
+    classical plan, ENHSP a numeric one, TAMER plans a temporal one again (analyses/plans/recovery.py)."""
+    from plansight.analyses.plans.task_planners import PLANNERS, task_kind
+
+    kind = task_kind(domain, problem)
+    if kind == "classical":
+        return ("keep the correct prefix, complete it with Fast Downward",
+                "Fast Downward is planning from the correct prefix…")
+    label = PLANNERS[kind].label
+    if kind == "temporal":
+        return f"plan it again with {label}", f"{label} is planning the temporal problem…"
+    return (f"keep the correct prefix, complete it with {label}",
+            f"{label} is planning from the correct prefix…")
 
 
 class PlanRepairFeature(ServerFeature):
@@ -109,7 +126,7 @@ class PlanRepairFeature(ServerFeature):
         why = (f"step {failure.index + 1} is not executable" if failure is not None
                else f"{len(simulation.goals.unsatisfied)} goal(s) do not hold")
         return [types.CodeAction(
-            title=f"Repair plan ({why}): keep the correct prefix, complete it with Fast Downward",
+            title=f"Repair plan ({why}): {repair_words(domain, problem)[0]}",
             kind=types.CodeActionKind.QuickFix,
             command=types.Command(title="Repair plan", command=REPAIR_COMMAND,
                                   arguments=[{"uri": context.uri}]),
@@ -159,9 +176,10 @@ class PlanRepairFeature(ServerFeature):
             await progress.create_async(token)
         except Exception:  # a client without window/workDoneProgress/create still gets the repair
             logger.info("the client did not accept a progress token; repairing without progress")
-        progress.begin(token, types.WorkDoneProgressBegin(
-            title="Repairing plan", message="Fast Downward is planning from the correct prefix…",
-            cancellable=True))
+        models = self._models(context)
+        working = repair_words(models[2], models[1])[1] if models is not None else "planning…"
+        progress.begin(token, types.WorkDoneProgressBegin(title="Repairing plan", message=working,
+                                                          cancellable=True))
         why = "cancelled"
         try:
             job = asyncio.ensure_future(asyncio.to_thread(self._recover, context, cancel))
@@ -186,20 +204,21 @@ class PlanRepairFeature(ServerFeature):
         if recovery.status == "cancelled":
             result["message"] = why
         applied = False
-        if recovery.status == "solved" and recovery.plan is not None:
-            applied = await self._apply(context, recovery.plan)
+        lines = recovery.plan_lines
+        if recovery.status == "solved" and lines is not None:
+            applied = await self._apply(context, lines)
             if not applied:
                 result["message"] = "repaired, but the plan changed meanwhile: not applied"
         result["applied"] = applied
         progress.end(token, types.WorkDoneProgressEnd(message=result["message"]))
         return result
 
-    async def _apply(self, context: DocumentContext, actions: Sequence[tuple[str, ...]]) -> bool:
+    async def _apply(self, context: DocumentContext, lines: Sequence[str]) -> bool:
         if self._current_version(context.uri) != context.version:
             return False
         span = Span(header_end(context.text), len(context.text))
         edit = types.WorkspaceEdit(changes={context.uri: [
-            types.TextEdit(range=context.mapper.range(span), new_text=repaired_text(actions))]})
+            types.TextEdit(range=context.mapper.range(span), new_text=repaired_text(lines))]})
         response = await self._server.workspace_apply_edit_async(
             types.ApplyWorkspaceEditParams(edit=edit, label="Repair plan"))
         return bool(response is not None and response.applied)

@@ -12,16 +12,18 @@ from collections.abc import Mapping, Sequence
 from dataclasses import replace
 from typing import Any
 
+from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.plan_json import PlanJob, PlanOptions, plan_json
 from plansight.analyses.plans.simulate import simulate
 from plansight.analyses.semantics.budget import WorkBudget
 from plansight.analyses.semantics.world import World
 
 
-def simulate_job(job: PlanJob, budget: WorkBudget | None = None) -> PlanJob:
-    """Build the job's world and simulate its steps, unless the job already says why it cannot be."""
+def simulate_job(job: PlanJob, budget: WorkBudget | None = None, world: World | None = None) -> PlanJob:
+    """Build the job's world (or take ``world``, built for the same domain and problem objects) and simulate
+    its steps, unless the job already says why it cannot be."""
     if job.error is None and job.domain is not None and job.problem is not None:
-        job.world = World.build(job.domain, job.problem)
+        job.world = world or World.build(job.domain, job.problem)
         job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget)
     return job
 
@@ -36,8 +38,15 @@ def plan_chunk(
     budget: WorkBudget | None = settings.get("budget")
     options: PlanOptions = settings["options"]
     results: list[tuple[int, tuple[PlanJob, dict[str, Any]]]] = []
+    # Plans of one batch mostly share their domain and problem (one parsed object each): the last world is
+    # kept for the next job, with its ground steps, instead of being built again for every plan. Only the
+    # last, so a batch over many problems never holds more than one world.
+    last: tuple[Domain | None, Problem | None, World | None] = (None, None, None)
     for index, job in jobs:
-        report = plan_json(simulate_job(job, budget), options)
+        shared = last[2] if last[0] is job.domain and last[1] is job.problem else None
+        report = plan_json(simulate_job(job, budget, shared), options)
+        if job.world is not None:
+            last = (job.domain, job.problem, job.world)
         job.world = None
         if job.simulation is not None:
             job.simulation = replace(job.simulation, world=None)

@@ -36,10 +36,18 @@ from plansight.analyses.plans import fast_downward
 from plansight.analyses.plans.budgeted_process import run_budgeted
 from plansight.analyses.plans.comparison import reference_prefix_length, simulate_actions
 from plansight.analyses.plans.metrics import Action, action_text, parse_action_text
-from plansight.analyses.plans.simulate import number_text
+from plansight.analyses.plans.simulate import number_text, simulate
 from plansight.analyses.plans.soft_goals import hard_constraints, has_preferences, without_preferences
+from plansight.analyses.plans.task_planners import (
+    PLANNERS,
+    TaskKind,
+    run_task_planner,
+    task_places,
+    unavailable,
+)
 from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import COST_TERMS, World, numeric_beyond_costs
+from plansight.analyses.syntax.parse_plan import parse_plan
 
 log = logging.getLogger(__name__)
 
@@ -207,19 +215,30 @@ class Recovery:
     message: str
     prefix_rule: Literal["reference-state", "executable-prefix"]
     seconds: float = 0.0
+    timed: tuple[str, ...] = ()
+    """A temporal planner's plan as plan-file lines (``0.000: (a x) [1.000]``), which bare actions cannot
+    hold; it is then the whole repaired plan (a temporal plan is planned again from its start)."""
 
     @property
     def plan(self) -> tuple[Action, ...] | None:
         """The whole repaired plan, or None when no repair was found."""
         return self.prefix + self.completion if self.status in ("solved", "already-valid") else None
 
+    @property
+    def plan_lines(self) -> tuple[str, ...] | None:
+        """The whole repaired plan as plan-file lines, timed for a temporal plan; None when there is none."""
+        plan = self.plan
+        if plan is None:
+            return None
+        return self.timed if self.timed else tuple(action_text(a) for a in plan)
+
     def to_json(self) -> dict[str, Any]:
         """The `recovery` object of `plansight plan --format json` (docs/cli.md, plus more keys)."""
-        plan = self.plan
+        lines = self.plan_lines
         return {
             "prefix": [action_text(a) for a in self.prefix],
-            "completion": [action_text(a) for a in self.completion],
-            "plan": None if plan is None else [action_text(a) for a in plan],
+            "completion": list(self.timed) or [action_text(a) for a in self.completion],
+            "plan": None if lines is None else list(lines),
             "planner": self.planner,
             "status": self.status,
             "message": self.message,
@@ -242,11 +261,15 @@ def recover(
     prefix (the first LEA actions). The planner then solves the problem from the state after pi_corr.
     ``world`` may be passed to reuse one built for the same domain and problem."""
     world = world or World.build(domain, problem)
-    simulation = simulate_actions(domain, problem, plan, world)
-    planner = f"fast-downward {OPTIMAL_SEARCH}"
     rule: Literal["reference-state", "executable-prefix"] = (
         "reference-state" if reference else "executable-prefix"
     )
+    kind, places = task_places(domain, problem)
+    if kind != "classical":
+        return _recover_beyond_classical(kind, places, domain, problem, plan, reference, budget, cancel,
+                                         world, rule)
+    simulation = simulate_actions(domain, problem, plan, world)
+    planner = f"fast-downward {OPTIMAL_SEARCH}"
     if simulation.skipped_reason is not None:
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.skipped_reason}", rule)
     if simulation.stopped_reason is not None:  # no executable prefix is known: nothing to complete
@@ -281,3 +304,87 @@ def recover(
     message = result.message + ("; PDDL3 preferences were left out of the planner's task (they are soft: the "
                                 "completion may violate them)" if soft else "")
     return Recovery(prefix, completion, result.status, result.planner, message, rule, result.seconds)
+
+
+def _recover_beyond_classical(
+    kind: TaskKind,
+    places: str,
+    domain: Domain,
+    problem: Problem,
+    plan: Sequence[Action],
+    reference: Sequence[Action] | None,
+    budget: Budget,
+    cancel: threading.Event | None,
+    world: World,
+    rule: Literal["reference-state", "executable-prefix"],
+) -> Recovery:
+    """A numeric or temporal plan (``places`` says what makes it so): Fast Downward cannot complete it, ENHSP
+    or TAMER can when installed.
+
+    A numeric plan keeps its correct prefix when plansight simulates the domain (the planner starts from the
+    state after it, fluent values included); a temporal plan, or one plansight cannot simulate, is planned
+    again from the initial state: cutting a temporal plan at a happening can leave actions running, which no
+    planner can start from."""
+    task_planner = PLANNERS[kind]
+    planner = f"{task_planner.engine} (unified-planning)"
+    cannot = (f"Fast Downward cannot complete a {kind} plan (it plans for classical PDDL only; this task has "
+              f"{places})")
+    why = unavailable(task_planner)
+    if why is not None:
+        message = f"{cannot}; {task_planner.label} could, but {why}"
+        return Recovery((), (), "unsupported", planner, message, rule)
+    simulation = simulate_actions(domain, problem, plan, world)
+    if simulation.valid:
+        return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
+    keep, start, note = 0, problem, ""
+    if kind == "numeric" and not simulation.unknown:
+        states = list(simulation.states())
+        if reference:
+            reference_states = list(simulate_actions(domain, problem, reference, world).states())
+            keep = reference_prefix_length(states, reference_states)
+        else:
+            keep = len(states) - 1
+        start = with_initial_state(problem, states[keep])
+    elif kind == "temporal":
+        note = " (a temporal plan is planned again from its start)"
+    else:
+        why_not = simulation.skipped_reason or simulation.stopped_reason
+        note = f" (planned again from the initial state: the plan cannot be simulated: {why_not})"
+    run = run_task_planner(print_domain(domain), print_problem(start), task_planner, budget.time_limit_s,
+                           cancel)
+    message = f"{cannot}; {run.message}{note}"
+    prefix = tuple(plan[:keep])
+    completion = () if kind == "temporal" else tuple(
+        a for a in (parse_action_text(line) for line in run.lines) if a is not None)
+    timed = run.lines if kind == "temporal" else ()
+    status: PlannerStatus = run.status
+    if run.status == "solved":
+        lines = timed or tuple(action_text(a) for a in prefix + completion)
+        problem_found = _check_repaired(domain, problem, lines, world)
+        if problem_found is not None and problem_found.startswith("invalid"):
+            status = "error"
+            message = f"{cannot}; {task_planner.label} returned a plan that is {problem_found}"
+            prefix, completion, timed = (), (), ()
+        elif problem_found is not None:
+            message += f"; {problem_found}"
+    return Recovery(prefix, completion, status, planner, message, rule, run.seconds, timed)
+
+
+def _check_repaired(domain: Domain, problem: Problem, lines: Sequence[str], world: World) -> str | None:
+    """None when plansight's simulator finds the planner's plan valid; else why it is not (``invalid: ...``),
+    or that it could not check it. A planner outside the fragment it supports can return a plan that does
+    not work (TAMER with numeric conditions on durative actions does): it must not be written into the
+    user's plan."""
+    parsed = parse_plan("".join(line + "\n" for line in lines)).plan
+    if parsed is None:
+        return "invalid: it cannot be read as a plan"
+    simulation = simulate(domain, problem, parsed.steps, world=world)
+    if simulation.valid is None:
+        why = simulation.skipped_reason or simulation.stopped_reason
+        return f"plansight could not check the plan ({why})"
+    if simulation.valid:
+        return None
+    if simulation.failure is not None:
+        return f"invalid: {simulation.failure.message}"
+    return "invalid: it does not reach the goal (" + " ".join(simulation.goals.unsatisfied) + ")"
+
