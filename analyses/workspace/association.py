@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from difflib import SequenceMatcher
 from functools import lru_cache
@@ -25,8 +25,10 @@ from typing import Literal
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
+from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, Directive, ParsedDocument
 from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header
+from plansight.analyses.workspace.pairing import FolderFiles
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
 MAX_PARENT_LEVELS = 3
@@ -126,13 +128,21 @@ def _glob_body(pattern: str) -> str:
 
 
 class Associator:
-    """Applies the association rules; stateless apart from the collaborators it is given."""
+    """Applies the association rules; stateless apart from the collaborators it is given: ``folders``, the
+    caller's memo of folder listings indexed for ranking, and ``headers``, the caller's memo of file
+    headers by path, which only a caller whose files cannot change while it is kept may give (a batch
+    run, not the editor). Both are shared by every problem of a batch."""
 
     def __init__(self, source: FileSource, parse: Parse,
-                 domain_globs: Sequence[tuple[str, str]] = ()) -> None:
+                 domain_globs: Sequence[tuple[str, str]] = (),
+                 folders: Memo[tuple[str, tuple[str, ...]], FolderFiles] | None = None,
+                 headers: Memo[str, Header | None] | None = None) -> None:
         self._source = source
         self._parse = parse
         self._domain_globs = tuple(domain_globs)
+        # keyed by the listing itself, so a file added or removed in the editor is seen at once
+        self._folders = folders if folders is not None else Memo(8)
+        self._headers = headers if headers is not None else Memo(0)
 
     # --- problems ------------------------------------------------------------------------------
 
@@ -312,43 +322,24 @@ class Associator:
         return linked
 
     def _header(self, path: str) -> Header | None:
+        return self._headers.get(path, lambda: self._sniff(path))
+
+    def _sniff(self, path: str) -> Header | None:
         text = self._source.read(path)
         return sniff_header(text) if text else None
 
-    def _ranked_pddl_files(self, folder: str, exclude: str, names: list[str] | None = None) -> list[str]:
-        """The folder's ``.pddl`` files, likely domains (``*domain*``) first, without ``exclude``."""
+    def _ranked_pddl_files(self, folder: str, exclude: str, names: list[str] | None = None) -> Iterator[str]:
+        """The folder's ``.pddl`` files, likely domains first (``pairing.py``), without ``exclude``."""
         if names is None:
             names = self._source.list_dir(folder)
-        excluded = os.path.normcase(os.path.normpath(exclude))
-        paths = []
-        for name in names:
-            if not name.lower().endswith(".pddl"):
-                continue
-            path = os.path.normpath(os.path.join(folder, name))
-            if os.path.normcase(os.path.normpath(path)) == excluded:
-                continue
-            paths.append(path)
-        paths.sort(key=lambda p: (_pairing_rank(exclude, p), p))
-        return paths
+        listing = tuple(names)
+        key = (folder, listing)
+        files = self._folders.get(key, lambda: FolderFiles(folder, listing))
+        return files.ranked(exclude)
 
 
 def _how_if(partner: ParsedDocument | None, how: How | None) -> How | None:
     return how if partner is not None else None
-
-
-def _pairing_rank(problem_path: str, candidate: str) -> int:
-    """How likely ``candidate`` is *the* domain of this problem, when several share a domain name.
-
-    Benchmark sets often give each problem its own domain file (``p02.pddl`` with ``d02.pddl``,
-    ``domain-p02.pddl`` or ``p02-domain.pddl``), all declaring the same domain name: a file paired by
-    name or number comes first, then any ``*domain*`` file, then the rest.
-    """
-    problem_stem = os.path.splitext(os.path.basename(problem_path))[0].lower()
-    stem = os.path.splitext(os.path.basename(candidate))[0].lower()
-    digits = re.findall(r"\d+", problem_stem)
-    if problem_stem in stem or (digits and re.findall(r"\d+", stem) == digits):
-        return 0
-    return 1 if "domain" in stem else 2
 
 
 _HOW_TO_LINK_DOMAIN = ("Link one with a line `; @domain path/to/domain.pddl` at the top of this file (or "

@@ -25,10 +25,11 @@ from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.memo import Memo
 from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S, Cancelled, WorkBudget
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
-from plansight.analyses.syntax.lexical import first_line_span, sniff_header, sniff_kind
+from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header, sniff_kind
 from plansight.analyses.syntax.reading import read_text_file
 from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.ltl_links import associate_ltl, link_diagnostics
+from plansight.analyses.workspace.pairing import FolderFiles
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
 
 __all__ = [
@@ -95,15 +96,21 @@ class AnalyzerCaches:
 
     The model of a 1 MB problem is about 50 MB, so a batch keeps only what later files need: the
     ``per_kind`` most recent domains and the ``per_kind`` most recent other files (a problem for the
-    plans beside it). Memory then grows with the largest files, not with the folder.
+    plans beside it). Memory then grows with the largest files, not with the folder. ``folders``
+    remembers the ``folders`` most recent folder listings indexed for finding a problem's domain (a few
+    bytes per file name): every problem of a folder needs the same one. ``headers`` remembers what the
+    ``headers`` most recently sniffed files declare (``(define (domain NAME)``...) by path alone, so
+    it is for a run over files that do not change meanwhile (the CLI's); 0, the default, keeps none.
     """
 
     def __init__(self, parses: int = 4, references: int = 16, verdicts: int = 256,
-                 per_kind: int = 2) -> None:
+                 per_kind: int = 2, folders: int = 16, headers: int = 0) -> None:
         self.parses: Memo[tuple[str, str], ParsedDocument] = Memo(
             parses, group=_parse_group, per_group=per_kind)
         self.references: Memo[Hashable, object] = Memo(references)
         self.verdicts: Memo[Hashable, object] = Memo(verdicts)
+        self.folders: Memo[tuple[str, tuple[str, ...]], FolderFiles] = Memo(folders)
+        self.headers: Memo[str, Header | None] = Memo(headers)
 
 
 class Analyzer:
@@ -129,7 +136,8 @@ class Analyzer:
     def associate(self, document: ParsedDocument, domain: str | None = None,
                   problem: str | None = None) -> Association:
         """The partners of a problem or plan (an empty association for anything else)."""
-        associator = Associator(self.source, self.parse, self.options.domain_globs)
+        associator = Associator(self.source, self.parse, self.options.domain_globs, self.caches.folders,
+                                self.caches.headers)
         if document.kind == "problem":
             return associator.for_problem(document, domain)
         if document.kind == "plan":
