@@ -169,7 +169,8 @@ class ReferenceChecker:
             node, here = stack.pop()
             if isinstance(node, Atom):
                 self._atom(node, here, owner, durative)
-            elif isinstance(node, Equality):
+                continue  # an atom has no sub-formulas: the commonest node skips asking for them
+            if isinstance(node, Equality):
                 self._term(node.left, None, here, owner, durative, None)
                 self._term(node.right, None, here, owner, durative, None)
             elif isinstance(node, Comparison):

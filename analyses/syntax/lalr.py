@@ -225,15 +225,31 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
     item_start = 0  # where the current top-level item (a plan step) began; used when not rooted
 
     def feed(run: _Run, i: int) -> bool:
+        """Shift token ``i`` after the reductions it triggers (what :meth:`_Run.feed` does, written out:
+        this loop runs once per token of the file); False when it does not fit, with the reductions
+        before that point kept, as the error report and recovery expect."""
         token = tokens[i]
-        row = run.row
-        token.type = resolve(token, row)
-        if token.type not in row:
+        states, values = run.states, run.values
+        row = actions[states[-1]]
+        kind = token.type = resolve(token, row)
+        entry = row.get(kind)
+        if entry is None:
             return False
-        try:
-            run.feed(token)
-        except _Reject:
-            return False
+        while not entry[0]:
+            size, origin, callback = entry[1]
+            if size:
+                children = values[-size:]
+                del states[-size:]
+                del values[-size:]
+            else:
+                children = []
+            values.append(callback(children))
+            states.append(actions[states[-1]][origin][1])
+            entry = actions[states[-1]].get(kind)
+            if entry is None:
+                return False
+        states.append(entry[1])
+        values.append(token)
         if token.kind == LPAR:
             run.opens.append(i)
         elif token.kind == RPAR and run.opens:
