@@ -17,11 +17,9 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from plansight.analyses.checks.domain import check_domain
-from plansight.analyses.checks.plan import check_plan, simulation_diagnostics
 from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.ltl.check import check_ltl
 from plansight.analyses.memo import Memo
 from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S, Cancelled, WorkBudget
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
@@ -209,6 +207,10 @@ class Analyzer:
                                   lambda: self._equivalence(document, cancelled)) or []
             return found
         if document.plan is not None:
+            # imported here: plan simulation is a third of the lint path's imports, which a run over
+            # domains and problems (and `plansight lint small.pddl`'s start-up) need not pay for
+            from plansight.analyses.checks.plan import check_plan, simulation_diagnostics
+
             model_plan = document.plan
             static = _guarded("check_plan", path, text, diagnostics,
                               lambda: check_plan(model_plan, linked_problem, linked_domain)) or []
@@ -217,6 +219,8 @@ class Analyzer:
                 path, lambda: simulation_diagnostics(text, model_plan, linked_problem, linked_domain,
                                                      (*diagnostics, *static), budget))) or [])
         if document.ltl is not None:
+            from plansight.analyses.ltl.check import check_ltl
+
             formula = document.ltl.formula
             return _guarded("check_ltl", path, text, diagnostics, lambda: [
                 *check_ltl(formula, linked_domain, linked_problem),
