@@ -20,7 +20,8 @@ from dataclasses import dataclass
 
 _NUMBERS = re.compile(r"\d+")
 _SEPARATOR = "\0"
-"""Between the stems in :attr:`FolderFiles.stems`: no file name holds it, so no match spans two stems."""
+"""Between the stems a :class:`FolderFiles` joins for searching: no file name holds it, so no match spans
+two stems."""
 
 
 @dataclass(frozen=True, slots=True)
