@@ -151,8 +151,8 @@ def test_check_call_categories() -> None:
 
 @pytest.mark.parametrize(("extra_domain", "extra_problem", "reason"), [
     ("(:functions (holder) - object)", "", "object fluents (`holder`)"),
-    ("(:durative-action fly :parameters () :duration (= ?duration 1) :condition (at start (p)) "
-     ":effect (at end (p)))", "", "durative actions"),
+    ("(:functions (x)) (:durative-action fly :parameters () :duration (= ?duration 1) "
+     ":condition (at start (p)) :effect (increase (x) (* #t (x))))", "", "non-linear continuous effects"),
     ("(:derived (q) (not (q)))", "", "`q` depends on its own negation"),
     ("(:functions (f)) (:derived (q) (> (f) 1))", "",
      "derived predicates whose rules compare numeric values (`q`)"),

@@ -10,11 +10,12 @@ from collections.abc import Iterator, Sequence
 from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Severity, Tag, make
-from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.diagnostics.spans import NO_SPAN, Span
 from plansight.analyses.diagnostics.suggest import suffix
 from plansight.analyses.model.pddl import Domain, Name, Plan, PlanStep, Problem
 from plansight.analyses.model.vocabulary import vocabulary
 from plansight.analyses.plans.simulate import (
+    DEFAULT_EPSILON,
     RUNTIME_CATEGORIES,
     Simulation,
     Unparsed,
@@ -116,7 +117,8 @@ GOALS_LISTED = 10
 
 def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domain: Domain | None,
                            earlier: Sequence[Diagnostic] = (),
-                           budget: WorkBudget | None = None) -> list[Diagnostic]:
+                           budget: WorkBudget | None = None,
+                           epsilon: float = DEFAULT_EPSILON) -> list[Diagnostic]:
     """What simulating the plan tells a user, as diagnostics: the first non-executable step (with
     the reason and its category), the steps never reached, steps that change nothing, the goals
     that do not hold, or why the plan was not simulated.
@@ -131,7 +133,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
     if problem is None or domain is None:
         return []
     steps = unparsed_lines(text, plan, earlier)
-    result = simulate(domain, problem, steps, budget=budget)
+    result = simulate(domain, problem, steps, budget=budget, epsilon=epsilon)
     if result.stopped_reason is not None:
         stopped_at = min(result.lea_reached, len(steps) - 1)
         at = steps[stopped_at].span if steps else Span(0, 0)
@@ -156,20 +158,23 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
                         f"Step {index + 1} {step.action} changes nothing: everything it adds already holds "
                         "and it deletes nothing that holds. Remove it.", step.span))
     if failure is not None:
+        stops = _stop_words(result)
         related = tuple(
-            Related(f"{m.text} stopped holding after this step", result.trace[m.stopped_after].span)
-            for m in failure.unsatisfied if m.stopped_after is not None)
+            Related(f"{m.text} stopped holding {'at' if result.temporal else 'after'} this step",
+                    result.trace[m.stopped_after].span)
+            for m in failure.unsatisfied
+            if m.stopped_after is not None and result.trace[m.stopped_after].span != NO_SPAN)
         out.append(make("step-not-executable", failure.message, failure.span, related=related,
                         data=(("category", failure.category), ("index", str(failure.index)))))
         unreached = list(result.unreached)
         for index in unreached[:UNREACHED_LISTED]:
-            out.append(make("unreached-step", f"Not reached: the plan stops at step {failure.index + 1}.",
+            out.append(make("unreached-step", f"Not reached: the plan stops at {stops}.",
                             steps[index].span, tags=(Tag.UNNECESSARY,)))
         if len(unreached) > UNREACHED_LISTED:
             rest = Span(steps[unreached[UNREACHED_LISTED]].span.start, steps[unreached[-1]].span.end)
             more = len(unreached) - UNREACHED_LISTED
-            out.append(make("unreached-step", f"Not reached ({more} more steps): the plan stops at step "
-                            f"{failure.index + 1}.", rest, tags=(Tag.UNNECESSARY,)))
+            out.append(make("unreached-step", f"Not reached ({more} more steps): the plan stops at {stops}.",
+                            rest, tags=(Tag.UNNECESSARY,)))
     out.extend(_constraint_diagnostics(result, steps, text))
     goals = result.goals
     if goals.unsatisfied:
@@ -177,7 +182,7 @@ def simulation_diagnostics(text: str, plan: Plan, problem: Problem | None, domai
         listed = " ".join(goals.unsatisfied[:GOALS_LISTED])
         if len(goals.unsatisfied) > GOALS_LISTED:
             listed += f" and {len(goals.unsatisfied) - GOALS_LISTED} more"
-        where = (f"Where the plan stops (before step {failure.index + 1})" if failure is not None
+        where = (f"Where the plan stops (before {_stop_words(result)})" if failure is not None
                  else "After the last step")
         verb = "does" if len(goals.unsatisfied) == 1 else "do"
         message = f"{where}, {len(goals.unsatisfied)} of {total} goals {verb} not hold: {listed}."
@@ -222,6 +227,15 @@ def _constraint_diagnostics(result: Simulation, steps: Sequence[PlanStep | Unpar
         span = steps[violation.step].span if violation.step is not None and steps else at(None, True)
         yield make("preference-violated", violation.message + ".", span,
                    data=(("preference", violation.name),))
+
+
+def _stop_words(result: Simulation) -> str:
+    """``step 3``, or for a temporal plan ``happening 4 (time 5.01)``: where the plan stopped."""
+    assert result.failure is not None
+    index = result.failure.index
+    if result.temporal and index < len(result.happenings):
+        return f"happening {index + 1} (time {result.happenings[index].time:g})"
+    return f"step {index + 1}"
 
 
 def _end_of(text: str) -> Span:

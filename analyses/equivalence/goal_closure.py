@@ -56,6 +56,9 @@ def goal_closure(domain: Domain, problem: Problem, budget: Budget,
     world = World.build(domain, problem)
     if world.unsupported:
         return Closure(None, None, "the state search does not support " + "; ".join(world.unsupported))
+    if world.temporal:  # it explores instantaneous actions only
+        reason = f"the state search does not support temporal tasks: {world.temporal_reason}"
+        return Closure(None, None, reason)
     costs_only = not numeric_beyond_costs(domain, problem)
     start = _searched(world.initial_state(), costs_only)
     seen = {start}

@@ -19,7 +19,7 @@ each held at some earlier point. Numeric plans add two runtime categories VAL al
 from __future__ import annotations
 
 import math
-from collections.abc import Collection, Iterator, Mapping, Sequence, Set
+from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
@@ -63,7 +63,10 @@ CHECKPOINT_EVERY = 256
 
 STATIC_CATEGORIES = ("parse", "unknown_action", "arity", "unknown_object", "type")
 RUNTIME_CATEGORIES = ("additional_step", "missing_step", "wrong_order", "undefined_value",
-                      "conflicting_effects")
+                      "conflicting_effects", "duration", "invariant", "mutex")
+"""The temporal simulator (docs/beyond-classical-temporal.md) adds ``duration`` (a duration constraint is
+false), ``invariant`` (an ``over all`` condition broke while its action ran) and ``mutex`` (two interfering
+snap actions in one happening)."""
 CATEGORY_WORDS = {
     "parse": "not an action",
     "unknown_action": "unknown action",
@@ -75,6 +78,9 @@ CATEGORY_WORDS = {
     "wrong_order": "wrong order",
     "undefined_value": "reads an undefined value",
     "conflicting_effects": "conflicting numeric effects",
+    "duration": "duration constraint violated",
+    "invariant": "over all condition broken",
+    "mutex": "interfering actions at the same time",
 }
 
 ValueChange = tuple[GroundTerm, float | None, float]
@@ -114,16 +120,63 @@ class TraceStep:
     """The fluents whose value the step changed, in the order its effects name them."""
     derived_added: tuple[GroundAtom, ...] = ()
     derived_deleted: tuple[GroundAtom, ...] = ()
+    label: str | None = None
+    """For a happening of a temporal plan, what happened (``(light a) start, (cut) end``): one happening
+    may hold several snap actions, so the plan step alone does not say it."""
 
     @property
     def action(self) -> str:
-        """The step as PDDL text, as users wrote it."""
-        return step_text(self.step)
+        """The step as PDDL text, as users wrote it (a temporal plan's happening: its snap actions)."""
+        return self.label if self.label is not None else step_text(self.step)
 
     @property
     def span(self) -> Span:
         """Where the step is in the plan file, for underlining it."""
         return self.step.span
+
+
+@dataclass(frozen=True, slots=True)
+class Snap:
+    """One instant of a temporal plan: a durative action's ``start`` or ``end``, an instantaneous action
+    (``at``), a timed initial literal (``til``) or a PDDL+ ``event`` (those two have no ``step``)."""
+
+    kind: str
+    step: int | None
+    text: str
+    time: float
+    span: Span
+
+    @property
+    def label(self) -> str:
+        """``(light a) start``, ``(at 6 (not (power)))``."""
+        return self.text if self.kind in ("at", "til", "event") else f"{self.text} {self.kind}"
+
+
+@dataclass(frozen=True, slots=True)
+class Happening:
+    """Snap actions that happen together: VAL's tolerance ε puts snap actions no more than ε/10 after the
+    first of them into one happening, executed at once (their conditions read the state before it)."""
+
+    index: int
+    time: float
+    snaps: tuple[Snap, ...]
+
+    @property
+    def label(self) -> str:
+        """Its snap actions on one line."""
+        return ", ".join(snap.label for snap in self.snaps)
+
+
+@dataclass(frozen=True, slots=True)
+class SnapEffect:
+    """What one executed snap action changed (its own share of its happening's changes), so the editor
+    can show a temporal plan's changes on the line of the step that made them."""
+
+    happening: int
+    snap: Snap
+    added: tuple[GroundAtom, ...]
+    deleted: tuple[GroundAtom, ...]
+    changed: tuple[ValueChange, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,6 +270,28 @@ class Simulation:
     trajectory: TrajectoryReport | None = None
     """PDDL3: the verdict of each trajectory constraint and each preference's violation count
     (analyses/plans/constraints.py); None when the domain and problem state none."""
+    happenings: tuple[Happening, ...] = ()
+    """A temporal plan's happenings in time order (analyses/plans/temporal.py), executed or not; empty for a
+    classical plan."""
+    temporal: bool = False
+    """Simulated as a temporal plan: ``length``, ``trace``, ``lea`` and ``failure.index`` count happenings,
+    not plan steps (LEA is the number of happenings that executed)."""
+    snap_effects: tuple[SnapEffect, ...] = ()
+    """A temporal plan's executed snap actions with what each changed, in execution order."""
+
+    def step_happening(self, index: int) -> int:
+        """Where plan step ``index`` starts: its own index for a classical plan, the index of its start
+        happening for a temporal one (the number of happenings when it has none: it was never scheduled)."""
+        if not self.temporal:
+            return index
+        for happening in self.happenings:
+            if any(snap.step == index for snap in happening.snaps):
+                return happening.index
+        return len(self.happenings)
+
+    def effects_of_step(self, index: int) -> list[SnapEffect]:
+        """The executed snap actions of plan step ``index`` (its start and end) in a temporal plan."""
+        return [effect for effect in self.snap_effects if effect.snap.step == index]
 
     @property
     def lea_reached(self) -> int:
@@ -254,15 +329,21 @@ class Simulation:
         return self.trajectory.broken if self.trajectory is not None else ()
 
     @property
-    def unreached(self) -> range:
-        """Indices of the steps after the failing one."""
-        return range(self.failure.index + 1, self.length) if self.failure is not None else range(0)
+    def unreached(self) -> Sequence[int]:
+        """Indices of the steps after the failing one; for a temporal plan, the plan steps that never
+        started (their start happening comes after the failing one)."""
+        if self.failure is None:
+            return range(0)
+        if not self.temporal:
+            return range(self.failure.index + 1, self.length)
+        started = {snap.step for h in self.happenings[:self.failure.index + 1] for snap in h.snaps}
+        return [i for i in range(len(self.steps)) if i not in started]
 
     def state_before(self, index: int) -> State:
         """The state before step ``index`` (0-based); ``index == len(trace)`` is where it stopped."""
         if not 0 <= index <= len(self.trace):
             raise IndexError(index)
-        checkpoint = index // CHECKPOINT_EVERY
+        checkpoint = index // CHECKPOINT_EVERY if self._checkpoints else 0
         start = self._checkpoints[checkpoint] if self._checkpoints else self.initial
         state = set(start.atoms)
         values: dict[GroundTerm, float] | None = None
@@ -307,9 +388,14 @@ class Simulation:
             yield State(frozenset(state), values)
 
 
+DEFAULT_EPSILON = 0.01
+"""VAL's default tolerance (``Validate -t``): duration constraints hold within it, and snap actions within
+a tenth of it form one happening (measured with VAL; docs/beyond-classical-temporal.md)."""
+
+
 def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | Unparsed],
              world: World | None = None, budget: WorkBudget | None = None, *,
-             explain: bool = True) -> Simulation:
+             explain: bool = True, epsilon: float = DEFAULT_EPSILON) -> Simulation:
     """Simulate ``plan`` (a parsed plan, or its steps with :class:`Unparsed` lines in place) from the
     problem's initial state. ``world`` may be passed to reuse one built for the same pair.
 
@@ -318,27 +404,54 @@ def simulate(domain: Domain, problem: Problem, plan: Plan | Sequence[PlanStep | 
     :class:`~plansight.analyses.semantics.budget.Cancelled` out of this call.
 
     ``explain=False`` is for callers that want only the verdict (the plan metrics ask it of thousands of
-    variants of one plan): a runtime failure then carries no explanation, category ``unexplained``."""
+    variants of one plan): a runtime failure then carries no explanation, category ``unexplained``.
+
+    A domain with durative actions or a problem with timed initial literals is simulated as a temporal
+    plan (analyses/plans/temporal.py) with tolerance ``epsilon`` (VAL's ``-t``); its failures are always
+    explained."""
     steps = tuple(plan.steps if isinstance(plan, Plan) else plan)
     world = world or World.build(domain, problem)
     if world.unsupported:
         reason = "; ".join(world.unsupported)
         return Simulation(len(steps), steps, skipped_reason=reason, world=world,
                           initial=world.initial_state())
-    simulation = _Simulator(world, steps, budget or WorkBudget(), explain).run()
+    if world.temporal:
+        if not _TEMPORAL:  # pragma: no cover - the package registers it on import
+            raise RuntimeError("the temporal simulator is not registered")
+        simulation = _TEMPORAL[0](world, steps, budget or WorkBudget(), epsilon)
+    else:
+        simulation = _Simulator(world, steps, budget or WorkBudget(), explain).run()
     if simulation.unknown or not has_pddl3(world):
         return simulation
-    executed = [(t.step.action.key, world.ground(t.step.action.key, [a.key for a in t.step.args]).binding)
-                for t in simulation.trace]
     times: list[float] | None = None
-    if steps and all(isinstance(s, PlanStep) and s.time is not None for s in steps):  # `0.5: (a)` lines
-        times = [0.0, *(t.step.time.value for t in simulation.trace if t.step.time is not None)]
+    if simulation.temporal:  # the states between happenings, at the happenings' times
+        executed: list[tuple[str, dict[str, str]]] = []
+        times = [0.0, *(h.time for h in simulation.happenings[:len(simulation.trace)])]
+    else:
+        executed = [(t.step.action.key, world.ground(t.step.action.key, [a.key for a in t.step.args]).binding)
+                    for t in simulation.trace]
+        if steps and all(isinstance(s, PlanStep) and s.time is not None for s in steps):  # `0.5: (a)` lines
+            times = [0.0, *(t.step.time.value for t in simulation.trace if t.step.time is not None)]
     report = check_trajectory(world, list(simulation.states()), executed, simulation.failure is None, times)
     judged = replace(simulation, trajectory=report, metric=None)
     if not judged.valid:
         return judged
-    # the metric again, now that `(is-violated p)` has a value
-    return replace(judged, metric=metric_value(world, judged.stop_state, judged.length, report.violations))
+    # the metric again, now that `(is-violated p)` has a value; (total-time) is a temporal plan's makespan
+    total_time: float = judged.length
+    if judged.temporal:
+        total_time = judged.happenings[-1].time if judged.happenings else 0.0
+    return replace(judged, metric=metric_value(world, judged.stop_state, total_time, report.violations))
+
+
+TemporalSimulator = Callable[[World, tuple[PlanStep | Unparsed, ...], WorkBudget, float], Simulation]
+_TEMPORAL: list[TemporalSimulator] = []
+"""The temporal simulator (analyses/plans/temporal.py). It builds on this module's result types, so this
+module cannot import it without a cycle; the package imports it and it registers here."""
+
+
+def register_temporal(simulator: TemporalSimulator) -> None:
+    """Make ``simulate`` hand temporal plans to ``simulator`` (called once, by analyses/plans/temporal.py)."""
+    _TEMPORAL[:] = [simulator]
 
 
 SYNTAX_CODES = frozenset({"syntax-error", "unclosed-paren", "unexpected-close-paren", "invalid-character"})
@@ -690,7 +803,7 @@ def _change_verb(before: float | None, after: float) -> str:
     return f"changed it from {number_text(before)} to {number_text(after)}"
 
 
-def metric_value(world: World, state: State, length: int,
+def metric_value(world: World, state: State, length: float,
                  violations: Mapping[str, int] | None = None) -> MetricValue | None:
     """The ``:metric`` in ``state``, None when the problem has none. ``(total-time)`` of a sequential plan
     is its number of steps (step i happens at time i), as VAL counts it; ``(is-violated p)`` is the count

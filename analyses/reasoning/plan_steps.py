@@ -25,9 +25,10 @@ with billions of instances leaves the count out instead of stalling the editor."
 def applicable_before(simulation: Simulation, index: int,
                       budget: WorkBudget = QUICK) -> tuple[GroundAtom, ...] | None:
     """The ground actions applicable in the state before step ``index`` (0-based), sorted; None when
-    the plan was not simulated or stopped before that state, or when listing them exceeds ``budget``."""
+    the plan was not simulated or stopped before that state, or when listing them exceeds ``budget``, or
+    for a temporal plan (whose durative actions are not instantaneous successors of a state)."""
     world = simulation.world
-    if simulation.unknown or world is None or index > len(simulation.trace):
+    if simulation.unknown or simulation.temporal or world is None or index > len(simulation.trace):
         return None
     try:
         with world.metered(budget.meter()):

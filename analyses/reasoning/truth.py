@@ -79,6 +79,9 @@ def build_world(domain: Domain, problem: Problem) -> World:
     if world.unsupported:
         raise TruthError("no exact answer: " + "; ".join(world.unsupported)
                          + ", which the simulator does not handle (docs/reasoning.md, Supported PDDL)")
+    if world.temporal:  # the truth tasks ask about instantaneous actions from a state
+        raise TruthError(f"no exact answer: {world.temporal_reason}: the truth tasks are defined for "
+                         "instantaneous actions (docs/beyond-classical-temporal.md)")
     return world
 
 

@@ -38,6 +38,7 @@ from typing import NamedTuple
 from plansight.analyses.model.pddl import (
     Action,
     And,
+    Arithmetic,
     Atom,
     Comparison,
     Domain,
@@ -46,6 +47,7 @@ from plansight.analyses.model.pddl import (
     FunctionTerm,
     Imply,
     Modal,
+    Name,
     Not,
     NumericEffect,
     Or,
@@ -58,6 +60,7 @@ from plansight.analyses.model.pddl import (
     When,
     children,
     conjuncts,
+    numeric_terms,
     walk,
 )
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
@@ -336,9 +339,19 @@ class World:
         """Whether any condition compares values or any effect changes one: then checks read a
         :class:`State` or a :class:`Valued` set, never bare atoms."""
         self._actions: dict[str, CompiledAction] = {}
+        self._durative: dict[str, CompiledAction] = {}
+        """Durative actions: a plan may name them, but they never take part in :meth:`applicable`'s
+        instantaneous successor states (the temporal simulator applies their start and end parts)."""
+        self._temporal: bool | None = None
+        self._dynamics: dict[str, CompiledAction] = {}
+        """PDDL+ processes and events: no plan names them; they act whenever their precondition holds."""
         for key, action in vocab.actions.items():
             if action.kind == "action":
                 self._actions[key] = self._compile_action(action)
+            elif action.kind == "durative-action":
+                self._durative[key] = self._compile_action(action)
+            elif action.kind in ("process", "event"):
+                self._dynamics[key] = self._compile_action(action)
         self._initial = State(frozenset(_initial_atoms(problem)), _initial_values(problem))
         self._ground: dict[tuple[str, tuple[str, ...]], GroundStep] = {}
         self._fitting: dict[str, dict[str, Container[str]]] = {}
@@ -352,6 +365,31 @@ class World:
             heads = self.derived.heads
             self._initial = State(frozenset(a for a in self._initial.atoms if a[0] not in heads),
                                   self._initial.values)
+
+    @property
+    def temporal(self) -> bool:
+        """Whether plans for this pair are temporal: the domain has durative actions or the problem has
+        timed initial literals (then the happening sequence, not the step sequence, is simulated)."""
+        if self._temporal is None:  # asked once per simulation: a problem with 100,000 facts is read once
+            self._temporal = bool(self._durative) or bool(self._dynamics) or any(
+                isinstance(fact, TimedLiteral) for fact in self.problem.init)
+        return self._temporal
+
+    @property
+    def temporal_reason(self) -> str:
+        """Why the task is temporal, in a user's words (for analyses that explore instantaneous actions only:
+        the state search, the truth tasks): ``the domain has durative actions (`drive`)``."""
+        parts = []
+        if self._durative:
+            parts.append("durative actions (" + ", ".join(f"`{a.action.name.display}`"
+                                                          for a in list(self._durative.values())[:3]) + ")")
+        if self._dynamics:
+            parts.append("PDDL+ processes or events (" + ", ".join(
+                f"`{a.action.name.display}`" for a in list(self._dynamics.values())[:3]) + ")")
+        reason = "the domain has " + " and ".join(parts) if parts else ""
+        if any(isinstance(fact, TimedLiteral) for fact in self.problem.init):
+            reason += (" and " if reason else "") + "the problem has timed initial literals"
+        return reason
 
     @classmethod
     def build(cls, domain: Domain, problem: Problem) -> World:
@@ -507,18 +545,37 @@ class World:
     # --- actions ---------------------------------------------------------------------------------
 
     def action(self, name: str) -> CompiledAction | None:
-        """The compiled action ``name`` (any case), or None when the domain has none."""
-        return self._actions.get(name.lower())
+        """The compiled action ``name`` (any case), durative or not, or None when the domain has none."""
+        key = name.lower()
+        return self._actions.get(key) or self._durative.get(key)
 
     @property
     def actions(self) -> tuple[CompiledAction, ...]:
-        """Every compiled action, in declaration order."""
+        """Every compiled instantaneous action, in declaration order."""
         return tuple(self._actions.values())
+
+    @property
+    def durative_actions(self) -> tuple[CompiledAction, ...]:
+        """Every compiled durative action, in declaration order."""
+        return tuple(self._durative.values())
+
+    @property
+    def processes_and_events(self) -> tuple[CompiledAction, ...]:
+        """Every compiled PDDL+ process and event, in declaration order."""
+        return tuple(self._dynamics.values())
+
+    def bindings(self, compiled: CompiledAction) -> Iterator[dict[str, str]]:
+        """Every binding of the schema's parameters to objects of fitting types (a process or an event
+        is grounded this way: no plan step names its arguments)."""
+        pools = [self._objects_accepting(w) for w in compiled.accepted]
+        for values in itertools.product(*pools):
+            self.meter.spend(1)
+            yield dict(zip(compiled.parameters, values, strict=True))
 
     def check_call(self, name: str, args: Sequence[str]) -> CallProblem | None:
         """Why ``(name args...)`` cannot be grounded, or None when it names an action with the right
         number of declared objects of fitting types."""
-        compiled = self._actions.get(name.lower())
+        compiled = self.action(name)
         if compiled is None:
             return "unknown_action"
         if len(args) != len(compiled.parameters):
@@ -545,7 +602,7 @@ class World:
 
     def _resolve(self, name: str, args: tuple[str, ...]) -> GroundStep:
         problem = self.check_call(name, args)
-        compiled = self._actions.get(name)
+        compiled = self.action(name)
         if problem is not None or compiled is None:
             return GroundStep(name, args, problem, compiled, {}, None, (), None)
         binding = dict(zip(compiled.parameters, args, strict=True))
@@ -1069,6 +1126,7 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
     """Why simulating this pair could be wrong, in words a user understands; empty when it is fine.
     One reason per kind of construct, naming where it occurs (at most three places)."""
     found: dict[str, dict[str, None]] = {}
+    flowing = _flowing_functions(domain)
 
     def add(kind: str, where: str) -> None:
         found.setdefault(kind, {}).setdefault(where, None)
@@ -1076,10 +1134,10 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
     for action in domain.actions:
         name = f"`{action.name.display}`"
         if action.kind == "durative-action":
-            add("durative actions", name)
-            continue  # its conditions and effects are temporal by nature: one reason is enough
+            _durative_reasons(action, name, add, flowing)
+            continue
         if action.kind in ("process", "event"):
-            add("PDDL+ processes or events", name)
+            _dynamics_reasons(action, name, add, flowing)
             continue
         if action.observe is not None:
             add("sensing actions (`:observe`)", name)
@@ -1107,8 +1165,11 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
                 add("derived predicates whose rules compare numeric values", where)
     for owner, constraints in (("the domain", domain.constraints), ("the problem", problem.constraints)):
         _constraint_reasons(constraints, owner, add)
-    if any(isinstance(fact, TimedLiteral) for fact in problem.init):
-        add("timed initial literals", "the problem")
+    for fact in problem.init:
+        if isinstance(fact, TimedLiteral):
+            for node in walk(fact.body):
+                if isinstance(node, (Comparison, NumericEffect)):
+                    add("numeric timed initial literals", "the problem")
     for node in walk(problem.goal):
         _condition_reason(node, "the goal", add)
     _nested_preferences(problem.goal, "the goal", add)
@@ -1124,12 +1185,15 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
 
 _KIND_INTRO = {
     "durative actions": "the domain has",
-    "PDDL+ processes or events": "the domain has",
+    "processes whose effects are not linear rates": "the domain has",
+    "events with continuous effects": "the domain has",
     "sensing actions (`:observe`)": "the domain has",
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
     "derived predicates whose rules compare numeric values": "the domain has",
     "object fluents": "the domain has",
-    "timed initial literals": "the problem has",
+    "non-linear continuous effects (a rate reads a fluent that changes continuously)": "the domain has",
+    "continuous effects under `forall` or `when`": "the domain has",
+    "numeric effects that read `?duration`": "the domain has",
 }
 
 
@@ -1187,6 +1251,82 @@ def _nested_preferences(formula: Formula | None, where: str, add: Callable[[str,
         inside = conjunctive and (isinstance(node, And) or (
             isinstance(node, Quantified) and node.quantifier == "forall"))
         stack.extend((child, inside) for child in children(node))
+
+
+def _flowing_functions(domain: Domain) -> frozenset[str]:
+    """The functions some durative action or process changes continuously (``(increase (f) (* #t e))``)."""
+    return frozenset(
+        node.target.function.key for action in domain.actions if action.kind in ("durative-action", "process")
+        for node in walk(action.effect) if isinstance(node, NumericEffect)
+        and any(isinstance(term, Name) and term.key == "#t" for term in numeric_terms(node.value)))
+
+
+def _dynamics_reasons(action: Action, where: str, add: Callable[[str, str], None],
+                      flowing: frozenset[str]) -> None:
+    """What a PDDL+ process or event uses beyond linear dynamics (analyses/plans/processes.py): a process
+    changes fluents at constant rates (``(increase (f) (* #t e))`` directly in its effect, ``e`` reading no
+    flowing fluent); an event changes the state at once, like an action."""
+    for node in walk(action.precondition):
+        _condition_reason(node, where, add)
+    if action.kind == "process":
+        for part in conjuncts(action.effect):
+            if not (isinstance(part, NumericEffect) and _linear_rate(part, flowing)):
+                add("processes whose effects are not linear rates", where)
+        return
+    for node in walk(action.effect):
+        if isinstance(node, NumericEffect) and any(
+                isinstance(term, Name) and term.key == "#t" for term in numeric_terms(node.value)):
+            add("events with continuous effects", where)
+        elif isinstance(node, Modal):
+            add(f"non-deterministic effects (`{node.op}`)", where)
+
+
+def _linear_rate(effect: NumericEffect, flowing: frozenset[str]) -> bool:
+    """``(* #t e)`` (or ``#t`` alone) where ``e`` reads no continuously changing fluent, directly under the
+    top-level conjunction: a rate that stays constant between two happenings (PDDL 2.1 level 4, linear)."""
+    value = effect.value
+    if effect.op not in ("increase", "decrease"):
+        return False
+    if isinstance(value, Name):
+        return value.key == "#t"
+    if not isinstance(value, Arithmetic) or value.op != "*":
+        return False
+    times = [a for a in value.args if isinstance(a, Name) and a.key == "#t"]
+    rest = [a for a in value.args if not (isinstance(a, Name) and a.key == "#t")]
+    return len(times) == 1 and not any(
+        (isinstance(term, FunctionTerm) and term.function.key in flowing)
+        or (isinstance(term, Name) and term.key == "#t")
+        for part in rest for term in numeric_terms(part))
+
+
+def _durative_reasons(action: Action, where: str, add: Callable[[str, str], None],
+                      flowing: frozenset[str] = frozenset()) -> None:
+    """What a durative action uses beyond PDDL 2.1 level 3 with discrete numeric effects (its time
+    specifiers, duration constraint and ``at start`` / ``at end`` numeric effects are simulated:
+    analyses/plans/temporal.py)."""
+    for node in walk(action.precondition):
+        if not isinstance(node, TimeSpecified):
+            _condition_reason(node, where, add)
+    for node in walk(action.effect):
+        if isinstance(node, NumericEffect):
+            names = {term.key for term in numeric_terms(node.value) if isinstance(term, Name)}
+            if "#t" in names:
+                if not any(node is part for part in conjuncts(action.effect)):
+                    add("continuous effects under `forall` or `when`", where)
+                elif not _linear_rate(node, flowing):
+                    add("non-linear continuous effects (a rate reads a fluent that changes continuously)",
+                        where)
+            elif "?duration" in names:
+                add("numeric effects that read `?duration`", where)
+        elif isinstance(node, Modal):
+            add(f"non-deterministic effects (`{node.op}`)", where)
+        elif isinstance(node, When):
+            for inner in walk(node.condition):
+                if not isinstance(inner, TimeSpecified):
+                    _condition_reason(inner, where, add)
+    for part in conjuncts(action.duration):
+        if not isinstance(part.body if isinstance(part, TimeSpecified) else part, Comparison):
+            add("duration constraints other than comparisons", where)
 
 
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
