@@ -32,6 +32,7 @@ from plansight.plan_reference import add_reference_options, write_recovery_text,
 if TYPE_CHECKING:
     from plansight.analyses.plans.constraints import TrajectoryReport
     from plansight.analyses.plans.plan_json import PlanJob, PlanOptions
+    from plansight.analyses.plans.simulate import Simulation
     from plansight.analyses.semantics.budget import WorkBudget
     from plansight.analyses.syntax.documents import ParsedDocument
     from plansight.analyses.workspace.lint import Analyzer
@@ -62,6 +63,9 @@ def add_plan_parser(sub: Any) -> None:
     add_executor_options(plan)
     add_extract_option(plan)
     add_budget_options(plan, "simulating one plan")
+    plan.add_argument("--epsilon", type=_tolerance, default=0.01, metavar="T",
+                      help="a temporal plan's tolerance, as VAL's `Validate -t` (default 0.01): duration "
+                           "constraints hold within it, snap actions within T/10 happen together")
     add_reference_options(plan)
 
 
@@ -140,7 +144,17 @@ def plan_options(args: argparse.Namespace) -> PlanOptions:
     from plansight.analyses.plans.plan_json import PlanOptions
 
     return PlanOptions(similarity=args.similarity, recover=args.recover, time_limit_s=args.time_limit,
-                       memory_limit_mb=args.memory_limit)
+                       memory_limit_mb=args.memory_limit, epsilon=args.epsilon)
+
+
+def _tolerance(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
+    return value
 
 
 def plan_files(paths: Sequence[str]) -> list[str]:
@@ -251,8 +265,6 @@ def _directive_path(document: ParsedDocument, key: str) -> str | None:
 
 def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     """A readable report: the verdict, each step with what it changed, the failure, the goals."""
-    from plansight.analyses.plans.report import derived_note, effects_line
-    from plansight.analyses.plans.simulate import CATEGORY_WORDS, step_text
 
     out.write(f"{job.path}\n")
     if job.error is not None:
@@ -276,7 +288,33 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
     verdict = "VALID" if sim.valid else (
         "INVALID" if not sim.executable else "INVALID (executable, goal not reached)" if goals.unsatisfied
         else "INVALID (executable, a constraint is violated)")
-    out.write(f"  {verdict} · LEA {sim.lea}/{sim.length} · {len(goals.satisfied)} of {total} goals hold\n")
+    if sim.temporal:
+        out.write(f"  {verdict} · LEA {sim.lea}/{sim.length} happenings · {len(goals.satisfied)} of {total} "
+                  f"goals hold · ε {report.get('epsilon', 0.01):g}\n")
+        _write_happenings(sim, out)
+    else:
+        out.write(f"  {verdict} · LEA {sim.lea}/{sim.length} · {len(goals.satisfied)} of {total} "
+                  "goals hold\n")
+        _write_steps(sim, out)
+    if goals.satisfied:
+        out.write(f"  goals holding: {' '.join(goals.satisfied)}\n")
+    if goals.unsatisfied:
+        where = "where the plan stops" if sim.failure is not None else "at the end"
+        out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
+        for why in goals.why:
+            out.write(f"    {why}\n")
+    if sim.trajectory is not None:
+        write_trajectory_text(sim.trajectory, out)
+    if sim.metric is not None:
+        out.write(f"  metric: {sim.metric.text}\n")
+    write_reference_text(report, out)
+
+
+def _write_steps(sim: Simulation, out: TextIO) -> None:
+    """A classical plan: each executed step with what it changed, the failure, the steps not reached."""
+    from plansight.analyses.plans.report import derived_note, effects_line
+    from plansight.analyses.plans.simulate import CATEGORY_WORDS, step_text
+
     width = len(str(sim.length))
     column = min(40, max((len(step_text(s)) for s in sim.steps), default=0))
     redundant = set(sim.redundant)
@@ -298,18 +336,6 @@ def write_text(job: PlanJob, report: dict[str, Any], out: TextIO) -> None:
         out.write(f"  {'':>{width}}  {failure.message}\n")
         for index in sim.unreached:
             line(index, step_text(sim.steps[index]), "(not reached)")
-    if goals.satisfied:
-        out.write(f"  goals holding: {' '.join(goals.satisfied)}\n")
-    if goals.unsatisfied:
-        where = "where the plan stops" if sim.failure is not None else "at the end"
-        out.write(f"  goals not holding {where}: {' '.join(goals.unsatisfied)}\n")
-        for why in goals.why:
-            out.write(f"    {why}\n")
-    if sim.trajectory is not None:
-        write_trajectory_text(sim.trajectory, out)
-    if sim.metric is not None:
-        out.write(f"  metric: {sim.metric.text}\n")
-    write_reference_text(report, out)
 
 
 def write_trajectory_text(trajectory: TrajectoryReport, out: TextIO) -> None:
@@ -326,3 +352,30 @@ def write_trajectory_text(trajectory: TrajectoryReport, out: TextIO) -> None:
     if trajectory.preferences:
         counts = ", ".join(f"{p.name} {p.violations}" for p in trajectory.preferences)
         out.write(f"  preferences violated (is-violated): {counts}\n")
+
+
+def _write_happenings(sim: Simulation, out: TextIO) -> None:
+    """A temporal plan: each happening (time, snap actions) with what it changed, the failing one with
+    the reason, the happenings not reached."""
+    from plansight.analyses.plans.report import effects_line
+    from plansight.analyses.plans.simulate import CATEGORY_WORDS
+
+    width = len(str(sim.length))
+    times = [f"{h.time:g}" for h in sim.happenings]
+    clock = max((len(t) for t in times), default=1)
+    column = min(48, max((len(h.label) for h in sim.happenings), default=0))
+
+    def line(index: int, note: str) -> None:
+        label = sim.happenings[index].label
+        out.write(f"  {index + 1:>{width}}  t={times[index]:<{clock}}  {label:<{column}}  {note}\n")
+
+    for done in sim.trace:
+        line(done.index, effects_line(done.added, done.deleted, width=sys.maxsize, changed=done.changed))
+    failure = sim.failure
+    if failure is None:
+        return
+    if failure.index < sim.length:
+        line(failure.index, f"✗ {CATEGORY_WORDS[failure.category]}")
+    out.write(f"  {'':>{width}}  {failure.message}\n")
+    for index in range(failure.index + 1, sim.length):
+        line(index, "(not reached)")

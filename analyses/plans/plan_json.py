@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 from plansight.analyses.plans.word_similarity import SimilarityVersion
 
 if TYPE_CHECKING:
+    from plansight.analyses.diagnostics.spans import Span
     from plansight.analyses.model.pddl import Domain, PlanStep, Problem
     from plansight.analyses.plans.constraints import TrajectoryReport
     from plansight.analyses.plans.metrics import Action
@@ -57,6 +58,8 @@ class PlanOptions:
     time_limit_s: float = 30.0
     """The planner's limits for ``recover``."""
     memory_limit_mb: int = 2048
+    epsilon: float = 0.01
+    """A temporal plan's tolerance, as VAL's ``Validate -t`` (docs/beyond-classical-temporal.md)."""
 
 
 def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
@@ -102,8 +105,8 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         report["goals"] = {"satisfied": list(sim.goals.satisfied), "unsatisfied": list(sim.goals.unsatisfied),
                            "fraction": sim.goals.fraction}
     report["trace"] = [
-        {"index": t.index, "action": step_text(t.step), "added": [format_atom(a) for a in t.added],
-         "deleted": [format_atom(a) for a in t.deleted],
+        {"index": t.index, "action": t.action if sim.temporal else step_text(t.step),
+         "added": [format_atom(a) for a in t.added], "deleted": [format_atom(a) for a in t.deleted],
          "changed": [{"term": term_text(term), "before": json_number(before), "after": json_number(after)}
                      for term, before, after in t.changed]} for t in sim.trace]
     if sim.world is not None and sim.world.derived is not None:
@@ -116,6 +119,8 @@ def plan_json(job: PlanJob, options: PlanOptions) -> dict[str, Any]:
         report["metric"] = {"direction": metric.direction, "expression": metric.expression,
                             "value": json_number(metric.value), "reason": metric.reason}
     report["pddl3"] = trajectory_json(sim.trajectory) if sim.trajectory is not None else None
+    if sim.temporal:
+        report.update(temporal_json(sim, options.epsilon))
     report["reference"] = reference_report(job, options)
     report["recovery"] = recovery_report(job, options)
     return report
@@ -136,6 +141,37 @@ def trajectory_json(trajectory: TrajectoryReport) -> dict[str, Any]:
         "violations": [{"preference": v.name, "condition": v.text, "step": v.step, "message": v.message}
                        for v in trajectory.violated],
     }
+
+
+def temporal_json(sim: Simulation, epsilon: float) -> dict[str, Any]:
+    """A temporal plan's extra fields (docs/beyond-classical-temporal.md): ``temporal``, ``epsilon``,
+    ``happenings`` (time, snap actions, executed or not) and the failing happening's time."""
+    reached = sim.lea_reached
+    out: dict[str, Any] = {
+        "temporal": True,
+        "epsilon": epsilon,
+        "happenings": [
+            {"index": h.index, "time": _clock(h.time), "executed": h.index < reached,
+             "snaps": [{"kind": s.kind, "action": s.text, "step": s.step, "time": _clock(s.time)}
+                       for s in h.snaps]}
+            for h in sim.happenings],
+    }
+    failure = sim.failure
+    if failure is not None:
+        at = _clock(sim.happenings[failure.index].time) if failure.index < len(sim.happenings) else None
+        out["failure"] = {"index": failure.index, "action": failure.action, "category": failure.category,
+                          "unsatisfied": [m.text for m in failure.unsatisfied], "message": failure.message,
+                          "time": at, "step": _step_of(sim, failure.span)}
+    return out
+
+
+def _clock(time: float) -> float:
+    """A time as plans write it: an end at 5.01 + 3 is 8.01, not 8.009999999999998."""
+    return round(time, 9)
+
+
+def _step_of(sim: Simulation, span: Span) -> int | None:
+    return next((i for i, step in enumerate(sim.steps) if step.span == span), None)
 
 
 def json_number(value: float | None) -> float | str | None:

@@ -14,17 +14,20 @@ from typing import Any
 
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.plan_json import PlanJob, PlanOptions, plan_json
-from plansight.analyses.plans.simulate import simulate
+from plansight.analyses.plans.simulate import DEFAULT_EPSILON, simulate
 from plansight.analyses.semantics.budget import WorkBudget
 from plansight.analyses.semantics.world import World
 
 
-def simulate_job(job: PlanJob, budget: WorkBudget | None = None, world: World | None = None) -> PlanJob:
+def simulate_job(job: PlanJob, budget: WorkBudget | None = None, world: World | None = None,
+                 epsilon: float = DEFAULT_EPSILON) -> PlanJob:
     """Build the job's world (or take ``world``, built for the same domain and problem objects) and simulate
-    its steps, unless the job already says why it cannot be."""
+    its steps, unless the job already says why it cannot be; ``epsilon`` is a temporal plan's tolerance
+    (VAL's ``-t``)."""
     if job.error is None and job.domain is not None and job.problem is not None:
         job.world = world or World.build(job.domain, job.problem)
-        job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget)
+        job.simulation = simulate(job.domain, job.problem, job.steps, world=job.world, budget=budget,
+                                  epsilon=epsilon)
     return job
 
 
@@ -44,7 +47,7 @@ def plan_chunk(
     last: tuple[Domain | None, Problem | None, World | None] = (None, None, None)
     for index, job in jobs:
         shared = last[2] if last[0] is job.domain and last[1] is job.problem else None
-        report = plan_json(simulate_job(job, budget, shared), options)
+        report = plan_json(simulate_job(job, budget, shared, options.epsilon), options)
         if job.world is not None:
             last = (job.domain, job.problem, job.world)
         job.world = None
