@@ -99,7 +99,8 @@ def analyzer_of(request: AnalysisRequest, caches: ServerCaches) -> CachedAnalyze
         domain_globs=domain_globs_of(request),
         reference_globs=reference_globs_of_settings(settings, request.workspace_root),
         equivalence_budget=(settings.equivalence_state_budget, settings.equivalence_time_limit_s),
-        simulation_budget=(settings.simulation_time_limit_s, settings.simulation_work_budget))
+        simulation_budget=(settings.simulation_time_limit_s, settings.simulation_work_budget),
+        simulation_epsilon=settings.simulation_epsilon)
     return CachedAnalyzer(request.source, caches.parses, options, caches.analysis)
 
 

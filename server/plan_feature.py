@@ -46,6 +46,7 @@ from plansight.analyses.plans.report import (
 )
 from plansight.analyses.plans.simulate import (
     Simulation,
+    SnapEffect,
     TraceStep,
     Unparsed,
     simulate,
@@ -134,7 +135,7 @@ class PlanFeature(ServerFeature):
 
     def __init__(self, server: PlansightServer) -> None:
         self._server = server
-        self._simulations: Memo[tuple[str, str, str], Simulation] = Memo(8)
+        self._simulations: Memo[tuple[str, str, str, float], Simulation] = Memo(8)
         self._evaluations: Memo[tuple[str, str, str, str, str], Evaluation] = Memo(8)
         for memo in (self._simulations, self._evaluations):  # forgotten with the texts they used
             server.diagnostics.caches.track(memo)
@@ -146,9 +147,11 @@ class PlanFeature(ServerFeature):
         """The plan's simulation against its linked problem and domain, once per version of the three
         texts, shared by every feature that reads it (hints, hover, lens, the repair quick fix)."""
         assert context.problem is not None and context.domain is not None
-        key = (context.text, context.problem.text, context.domain.text)
+        epsilon = context.settings.simulation_epsilon
+        key = (context.text, context.problem.text, context.domain.text, epsilon)
         budget = simulation_budget(context.settings)
-        return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain, budget))
+        return self._simulations.get(key, lambda: _simulate(context.parsed, plan, problem, domain, budget,
+                                                            epsilon))
 
     def providers(self) -> Sequence[tuple[HubSlot, Provider]]:
         # The plan feature comes before the editing features in FEATURE_ORDER (app.py): on a plan step
@@ -286,7 +289,11 @@ class PlanFeature(ServerFeature):
             label = labels.get(step.span)
             if label is not None:
                 hints.append(_label_hint(position, label, view))
-            if show_effects and index < len(simulation.trace):
+            if show_effects and simulation.temporal:
+                effects = simulation.effects_of_step(index)
+                if effects:
+                    hints.append(_snap_effects_hint(position, index, effects))
+            elif show_effects and index < len(simulation.trace):
                 hints.append(_effects_hint(position, simulation.trace[index]))
         return hints
 
@@ -360,9 +367,10 @@ class PlanFeature(ServerFeature):
         if position >= len(simulation.steps) or simulation.steps[position].span.start >= max(end, start + 1):
             return None
         step = simulation.steps[position]
-        reached = position <= len(simulation.trace)
+        before = simulation.step_happening(position)
+        reached = before <= len(simulation.trace)
         return {"index": position, "action": step_text(step),
-                "state": sorted_atoms(simulation.state_before(position)) if reached else [],
+                "state": sorted_atoms(simulation.state_before(before)) if reached else [],
                 "reached": reached}
 
 
@@ -370,9 +378,10 @@ class PlanFeature(ServerFeature):
 
 
 def _simulate(document: ParsedDocument, plan: Plan, problem: Problem, domain: Domain,
-              budget: WorkBudget) -> Simulation:
+              budget: WorkBudget, epsilon: float) -> Simulation:
     """Simulate as ``plansight lint`` does: unreadable lines count as steps in their places."""
-    return simulate(domain, problem, unparsed_lines(document.text, plan, document.diagnostics), budget=budget)
+    return simulate(domain, problem, unparsed_lines(document.text, plan, document.diagnostics), budget=budget,
+                    epsilon=epsilon)
 
 
 def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
@@ -387,6 +396,21 @@ def _effects_hint(position: types.Position, step: TraceStep) -> types.InlayHint:
         padding_left=True,
         tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
                                     value=f"Step {step.index + 1} `{step.action}` changed:\n\n{full}"))
+
+
+def _snap_effects_hint(position: types.Position, index: int, effects: list[SnapEffect]) -> types.InlayHint:
+    """A temporal step's changes at its start and at its end (``start -(dark a) · end +(lit a)``)."""
+    parts = [f"{e.snap.kind} {effects_line(e.added, e.deleted, changed=e.changed)}" if e.snap.kind != "at"
+             else effects_line(e.added, e.deleted, changed=e.changed) for e in effects]
+    lines = [f"- {e.snap.kind} at time {e.snap.time:g} (happening {e.happening + 1}): "
+             + (" ".join(f"`{item}`" for item in effect_items(e.added, e.deleted, e.changed))
+                or "nothing changed")
+             for e in effects]
+    return types.InlayHint(
+        position=position, label=" · ".join(parts), padding_left=True,
+        tooltip=types.MarkupContent(kind=types.MarkupKind.Markdown,
+                                    value=f"Step {index + 1} `{effects[0].snap.text}` changed:\n\n"
+                                          + "\n".join(lines)))
 
 
 def _label_hint(position: types.Position, label: tuple[str, int | None], view: PlanView) -> types.InlayHint:
@@ -421,6 +445,8 @@ def _paired_action(view: PlanView, paired: int | None) -> tuple[int, str] | None
 
 def hover_markdown(simulation: Simulation, index: int, label_line: str | None = None) -> str:
     """The hover of step ``index``: what happened to it, then the state before it."""
+    if simulation.temporal:
+        return _temporal_hover(simulation, index, label_line)
     step = simulation.steps[index]
     text = step_text(step)
     failure = simulation.failure
@@ -457,6 +483,32 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
             count = len(derived_atoms)
             lines.append(f"Derived by the `:derived` rules ({count} atom{'s' if count != 1 else ''}):"
                          f"\n```pddl\n{body}\n```")
+    return "\n\n".join(lines)
+
+
+def _temporal_hover(simulation: Simulation, index: int, label_line: str | None) -> str:
+    """A temporal step's hover: its start and end happenings, what each changed, the state before it
+    starts (docs/beyond-classical-temporal.md)."""
+    text = step_text(simulation.steps[index])
+    failure = simulation.failure
+    lines = [f"**Step {index + 1}** `{text}`"]
+    for effect in simulation.effects_of_step(index):
+        changed = " ".join(f"`{item}`" for item in effect_items(effect.added, effect.deleted, effect.changed))
+        lines.append(f"{effect.snap.kind.capitalize()} at time {effect.snap.time:g} (happening "
+                     f"{effect.happening + 1}): " + (f"changed {changed}" if changed else "changed nothing"))
+    if failure is not None and failure.span == simulation.steps[index].span:
+        lines.append(failure.message)
+    elif failure is not None and index in set(simulation.unreached):
+        lines.append(f"Not reached: the plan stops at happening {failure.index + 1}.")
+    if label_line is not None:
+        lines.append(label_line)
+    start = simulation.step_happening(index)
+    if start <= len(simulation.trace):
+        state = simulation.state_before(start)
+        body = "\n".join(state_lines(state)) or "; (no atom holds)"
+        count = len(state.atoms)
+        lines.append(f"State before it starts ({count} atom{'s' if count != 1 else ''}):"
+                     f"\n```pddl\n{body}\n```")
     return "\n\n".join(lines)
 
 

@@ -101,6 +101,8 @@ class Settings:
     """How long one plan simulation or LTL evaluation may run (analyses/semantics/budget.py)."""
     simulation_work_budget: int = 50_000_000
     """How many units of work (quantifier instances, steps, LTL nodes) it may spend."""
+    simulation_epsilon: float = 0.01
+    """A temporal plan's tolerance, as VAL's ``Validate -t`` (docs/beyond-classical-temporal.md)."""
     severity_overrides: Mapping[str, str] = field(default_factory=_no_overrides)
     """Diagnostic code -> ``error``/``warning``/``information``/``hint``/``off``; only known codes."""
 
@@ -361,6 +363,7 @@ KEYS: tuple[Key, ...] = (
     Key("equivalence.timeLimitSeconds", "equivalence_time_limit_s", Number("seconds", maximum=3600, above=0)),
     Key("simulation.timeLimitSeconds", "simulation_time_limit_s", Number("seconds", maximum=3600, above=0)),
     Key("simulation.workBudget", "simulation_work_budget", Number("units of work", True, minimum=1)),
+    Key("simulation.epsilon", "simulation_epsilon", Number("time units", maximum=1000, above=0)),
     Key("diagnostics.severity", "severity_overrides", SeverityMap()),
 )
 

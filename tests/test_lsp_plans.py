@@ -293,17 +293,24 @@ async def test_the_lens_says_why_a_plan_is_not_simulated(client: LanguageClient,
         "plan not simulated: no problem is linked to this plan (add `; @problem PATH`)")
 
 
-async def test_the_lens_says_why_a_temporal_plan_is_not_simulated(client: LanguageClient,
-                                                                   project: Path) -> None:
-    for name in ("domain.pddl", "p01.pddl", "p01.plan"):
+async def test_a_temporal_plan_is_simulated_with_its_happenings(client: LanguageClient,
+                                                                 project: Path) -> None:
+    for name in ("domain.pddl", "p01.pddl"):
         write(project / name, (EXAMPLES / "temporal" / name).read_text())
+    # the photo starts 0.0005 after the drive ends: one happening (within ε/10), valid for VAL too, since
+    # the photo's over all condition is checked after that happening
+    write(project / "p01.plan", "; @problem p01.pddl\n0.000: (drive rover1 base crater) [2.000]\n"
+                                "2.0005: (take-photo rover1 crater) [1.000]\n")
     uri = open_plan(client, project / "p01.plan")
     (lens,) = await lenses(client, uri)
     assert lens.command is not None
-    assert lens.command.title == "plan not simulated: the domain has durative actions (`drive`, `take-photo`)"
-    assert await inlay_hints(client, uri, whole(10)) == []
-    # no state on hover (the generic hover of the action may still answer)
-    assert "State before" not in (await hover_text(client, uri, 1, 10) or "")
+    assert lens.command.title == "valid"
+    hints = [h.label for h in await inlay_hints(client, uri, whole(10))]
+    assert hints == ["start -(at rover1 base) · end +(at rover1 crater)",
+                     "start no change · end +(photo-of crater)"]
+    hover = await hover_text(client, uri, 2, 10) or ""
+    assert "Start at time 2.0005 (happening 2)" in hover and "State before it starts" in hover
+    assert "(at rover1 crater)" not in hover.split("State before it starts")[1]
 
 
 async def test_state_at_step_command(client: LanguageClient, project: Path) -> None:

@@ -67,15 +67,16 @@ def test_lanes_follow_the_problems_declaration_order() -> None:
     assert view_of("(pick-up b)\n(stack b c)\n")["lanes"] == ["b", "c"]
 
 
-def test_a_temporal_plan_keeps_its_start_times_and_durations_even_unsimulated() -> None:
+def test_a_temporal_plan_keeps_its_start_times_and_durations_and_each_steps_changes() -> None:
     temporal = EXAMPLES / "temporal"
     view = plan_view(job_for((temporal / "domain.pddl").read_text(), (temporal / "p01.pddl").read_text(),
                              (temporal / "p01.plan").read_text()))
     assert view["temporal"] is True
     assert [(s["time"], s["duration"]) for s in view["steps"]] == [(0.0, 2.0), (2.001, 1.0)]
-    assert view["not_simulated"] is not None and "durative" in view["not_simulated"]
-    assert {s["status"] for s in view["steps"]} == {"not simulated"}
-    assert "not simulated" in view["fluents"]["absent"]
+    assert view["not_simulated"] is None and view["valid"] is True
+    assert [(s["status"], s["added"], s["deleted"]) for s in view["steps"]] == [
+        ("executed", ["(at rover1 crater)"], ["(at rover1 base)"]),
+        ("executed", ["(photo-of crater)"], [])]
     page = plan_html(view)
     assert "Gantt chart" in page
     assert "start 2.001, duration 1" in read_page(page).plain_text

@@ -63,6 +63,7 @@ VALID_AND_INVALID: list[tuple[str, object, str, object, object]] = [
     ("equivalence.timeLimitSeconds", 60, "equivalence_time_limit_s", 60.0, -1),
     ("simulation.timeLimitSeconds", 2.5, "simulation_time_limit_s", 2.5, 0),
     ("simulation.workBudget", 1000, "simulation_work_budget", 1000, 0.5),
+    ("simulation.epsilon", 0.001, "simulation_epsilon", 0.001, 0),
     ("diagnostics.severity", {"unused-parameter": "off"}, "severity_overrides", {"unused-parameter": "off"},
      ["unused-parameter"]),
     ("diagnostics.debounceMs", 100, "debounce_ms", 100, 2001),

@@ -44,13 +44,21 @@ def plan_view(job: PlanJob) -> dict[str, Any]:
     trace = sim.trace if sim is not None and not_simulated is None else ()
     failure = sim.failure if sim is not None and not_simulated is None else None
     redundant = set(sim.redundant) if sim is not None else set()
+    temporal = sim is not None and sim.temporal and not_simulated is None
+    unreached = set(sim.unreached) if temporal and sim is not None else set()
 
     rows: list[dict[str, Any]] = []
     for index, step in enumerate(steps):
         added: tuple[GroundAtom, ...] = ()
         deleted: tuple[GroundAtom, ...] = ()
         derived: tuple[tuple[GroundAtom, ...], tuple[GroundAtom, ...]] = ((), ())
-        if index < len(trace):
+        if temporal and sim is not None:  # a step's changes are its start's and its end's
+            effects = sim.effects_of_step(index)
+            added = tuple(a for e in effects for a in e.added)
+            deleted = tuple(a for e in effects for a in e.deleted)
+            status = ("failed" if failure is not None and failure.span == step.span
+                      else "unreached" if index in unreached else "executed")
+        elif index < len(trace):
             status = "executed"
             added, deleted = trace[index].added, trace[index].deleted
             derived = (trace[index].derived_added, trace[index].derived_deleted)

@@ -78,6 +78,8 @@ class AnalyzerOptions:
     simulation_budget: tuple[float | None, int | None] = (DEFAULT_TIME_LIMIT_S, DEFAULT_MAX_UNITS)
     """(seconds, units of work) simulating a plan may spend (analyses/semantics/budget.py); past it the
     plan gets a ``budget-exceeded`` diagnostic instead of a verdict."""
+    simulation_epsilon: float = 0.01
+    """A temporal plan's tolerance, as VAL's ``Validate -t`` (docs/beyond-classical-temporal.md)."""
 
 
 def _parse_group(key: tuple[str, str]) -> bool:
@@ -217,7 +219,8 @@ class Analyzer:
             budget = WorkBudget(*self.options.simulation_budget, cancelled=cancelled)
             return static + (_guarded("simulating", path, text, diagnostics, lambda: _uncancelled(
                 path, lambda: simulation_diagnostics(text, model_plan, linked_problem, linked_domain,
-                                                     (*diagnostics, *static), budget))) or [])
+                                                     (*diagnostics, *static), budget,
+                                                     self.options.simulation_epsilon))) or [])
         if document.ltl is not None:
             from plansight.analyses.ltl.check import check_ltl
 
