@@ -40,17 +40,27 @@ class LtlReport:
 
 
 def trajectory(simulation: Simulation) -> list[Pair]:
-    """The state-action pairs of the executed steps, then the last state with no action."""
+    """The state-action pairs of the executed steps, then the last state with no action. A temporal
+    plan's trajectory is its states between happenings, each paired with the action the next happening
+    starts (its first, when it starts several; none when it only ends actions or holds timed literals)."""
     states = list(simulation.states())
     world = simulation.world
     if world is not None and world.derived is not None:  # an LTL atom may name a derived predicate
         states = [State(state.atoms | world.derived_atoms(state.atoms), state.values) for state in states]
     pairs: list[Pair] = []
     for index, state in enumerate(states):
-        step = simulation.steps[index] if index < len(states) - 1 else None
+        step = _acting(simulation, index) if index < len(states) - 1 else None
         action = (step.action.key, *(a.key for a in step.args)) if isinstance(step, PlanStep) else None
         pairs.append((state, action))
     return pairs
+
+
+def _acting(simulation: Simulation, index: int) -> PlanStep | Unparsed | None:
+    if not simulation.temporal:
+        return simulation.steps[index]
+    starts = [snap.step for snap in simulation.happenings[index].snaps
+              if snap.kind in ("start", "at") and snap.step is not None]
+    return simulation.steps[starts[0]] if starts else None
 
 
 def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Problem | None,
@@ -93,8 +103,9 @@ def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Probl
         reason = f"the plan was not simulated to the end: {simulation.stopped_reason}"
         return LtlReport(None, None, (), f1, (*notes, reason), reason)
     if simulation.failure is not None:
-        notes.append(f"the plan stops at step {simulation.failure.index} ({simulation.failure.message}); "
-                     f"the goal is judged on the {simulation.failure.index} steps before it")
+        unit = "happening" if simulation.temporal else "step"
+        notes.append(f"the plan stops at {unit} {simulation.failure.index} ({simulation.failure.message}); "
+                     f"the goal is judged on the {simulation.failure.index} {unit}s before it")
     result = evaluate(formula, trajectory(simulation), scope, budget)
     if result.stopped_reason is not None:
         notes.append(f"the goal was not evaluated: {result.stopped_reason}")

@@ -34,10 +34,12 @@ def simulate_actions(
 
 
 def validity_checker(domain: Domain, problem: Problem, world: World | None = None) -> Validity | None:
-    """A `Validity` for this pair, or None when the simulator cannot decide (unsupported constructs).
-    ``world`` may be passed to reuse one built for the same pair."""
+    """A `Validity` for this pair, or None when the simulator cannot decide (unsupported constructs, or a
+    temporal task: an edited action sequence has no start times or durations, so whether it is a valid
+    temporal plan is undefined; docs/beyond-classical-temporal.md). ``world`` may be passed to reuse one
+    built for the same pair."""
     world = world or World.build(domain, problem)
-    if world.unsupported:
+    if world.unsupported or world.temporal:
         return None
 
     steps: dict[Action, PlanStep] = {}  # the metrics ask about thousands of variants of the same actions
