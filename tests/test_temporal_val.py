@@ -309,3 +309,37 @@ def test_snaps_join_a_happening_as_vals_floating_point_comparison_says(tmp_path:
     # a start at 3 and one at 3.001 are one happening for VAL: they interfere
     together = [Step(0.0, "(fill p1)", 2.0), Step(3.0, "(fill p2)", 3.0), Step(3.001, "(drain p1)", 2.0)]
     assert _agree("tank", "starts 0.001 apart", together, tmp_path, 0.01).kind == "mutex"
+
+
+GLOW_DOMAIN = """(define (domain glow)
+  (:requirements :durative-actions :derived-predicates)
+  (:predicates (lit) (power) (bright) (done))
+  (:durative-action read :parameters () :duration (= ?duration 3)
+    :condition (over all (bright)) :effect (at end (done)))
+  (:durative-action cut :parameters () :duration (= ?duration 1)
+    :condition (at start (power)) :effect (at end (not (power))))
+  (:derived (bright) (and (lit) (power))))"""
+GLOW_PROBLEM = "(define (problem p) (:domain glow) (:init (lit) (power)) (:goal (done)))"
+
+
+def test_val_slip_verbose_validate_crashes_on_a_broken_derived_invariant(tmp_path: Path) -> None:
+    """A minimal example where VAL is wrong (docs/beyond-classical-temporal.md): an ``over all`` on a
+    derived predicate breaks (the cut ends while reading runs); ``Validate`` answers "failed to execute",
+    as plansight does, but ``Validate -v`` crashes (a segmentation fault) instead of explaining it."""
+    domain, problem, plan = tmp_path / "d.pddl", tmp_path / "p.pddl", tmp_path / "plan"
+    domain.write_text(GLOW_DOMAIN)
+    problem.write_text(GLOW_PROBLEM)
+    plan.write_text("0: (read) [3]\n0.5: (cut) [1]\n")
+    quiet = subprocess.run([str(_validate()), str(domain), str(problem), str(plan)], capture_output=True,
+                           text=True, timeout=60, check=False)
+    assert "Plan failed to execute" in quiet.stdout
+    verbose = subprocess.run([str(_validate()), "-v", str(domain), str(problem), str(plan)],
+                             capture_output=True, text=True, timeout=60, check=False)
+    assert verbose.returncode < 0 and "Plan failed" not in verbose.stdout  # killed by a signal
+    parsed_domain, parsed_problem = parse_pddl(GLOW_DOMAIN).model, parse_pddl(GLOW_PROBLEM).model
+    assert isinstance(parsed_domain, Domain) and isinstance(parsed_problem, Problem)
+    parsed = parse_plan(plan.read_text())
+    assert parsed.plan is not None
+    failure = simulate(parsed_domain, parsed_problem, parsed.plan).failure
+    assert failure is not None and failure.category == "invariant" and failure.action == "(read)"
+    assert "(bright) is false since time 1.5" in failure.message and "(power) is false" in failure.message

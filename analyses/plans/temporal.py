@@ -21,6 +21,7 @@ simulators cannot disagree on what a formula means.
 from __future__ import annotations
 
 import weakref
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from plansight.analyses.diagnostics.spans import NO_SPAN
@@ -206,8 +207,6 @@ class _Temporal:
         self.next_group = 0
         """The plan's snap actions grouped into happenings, and the first group not executed yet."""
         self.dynamics: Dynamics | None = None
-        self.readings: dict[str, str] = {}
-        """A false numeric condition's text -> the values it read, for its explanation."""
         self.current: _Pending | None = None
         """The snap being checked or applied, named when a value it reads is undefined."""
         self.metric: MetricValue | None = None
@@ -617,7 +616,19 @@ class _Temporal:
         return None
 
     def _history(self, unmet: Unmet, state: State) -> Missing:
-        """The happening after which ``unmet`` stopped holding, walking the deltas backwards."""
+        """The happening after which ``unmet`` stopped holding, walking the deltas backwards (for a derived
+        atom, the closures of the states after each happening; with the reason no rule derives it)."""
+        rules = self.world.derived
+        if unmet.atom is not None and rules is not None and unmet.atom[0] in rules.heads:
+            full = self.world.full_atoms(state.atoms)
+            because = rules.explain(unmet.atom, full) if unmet.positive else None
+            states = list(self._states())
+            for index in range(len(states) - 1, 0, -1):
+                was = unmet.atom in self.world.derived_atoms(states[index - 1].atoms)
+                now = unmet.atom in self.world.derived_atoms(states[index].atoms)
+                if was != now and now != unmet.positive:
+                    return Missing(unmet.text, index - 1, True, because=because)
+            return Missing(unmet.text, None, False, because=because)
         if unmet.atom is not None:
             for done in reversed(self.trace):
                 if unmet.atom in (done.deleted if unmet.positive else done.added):
@@ -625,9 +636,8 @@ class _Temporal:
             return Missing(unmet.text, None, False)
         terms = _terms_of(unmet)
         if terms:  # a numeric condition: name the values it read (they may have flowed since a happening)
-            self.readings[unmet.text] = ", ".join(f"{term_text(t)} is {number_text(state.value(t))}"
-                                                  for t in terms)
-            return Missing(unmet.text, None, True)
+            values = ", ".join(f"{term_text(t)} is {number_text(state.value(t))}" for t in terms)
+            return Missing(unmet.text, None, True, values)
         current = set(state.atoms)
         for done in reversed(self.trace):
             current.difference_update(done.added)
@@ -636,10 +646,27 @@ class _Temporal:
                 return Missing(unmet.text, done.index, True)
         return Missing(unmet.text, None, False)
 
+    def _states(self) -> Iterator[State]:
+        """s0 and the state after each happening so far (as the trace rebuilds them)."""
+        state = self.initial
+        yield state
+        for done in self.trace:
+            values = dict(state.values)
+            for term, _, after in done.changed:
+                values[term] = after
+            state = State((state.atoms - frozenset(done.deleted)) | frozenset(done.added), values)
+            yield state
+
     def _explain(self, missing: Missing) -> str:
-        reading = self.readings.get(missing.text)
-        if reading is not None:
-            return f"{missing.text} is false: {reading}"
+        if missing.because is not None:
+            since = ""
+            if missing.stopped_after is not None:
+                happening = self.happenings[missing.stopped_after]
+                since = (f" since time {happening.time:g} (happening {missing.stopped_after + 1}, "
+                         f"{happening.label})")
+            return f"{missing.text} is false{since}: {missing.because}"
+        if missing.values:
+            return f"{missing.text} is false: {missing.values}"
         if missing.stopped_after is not None:
             happening = self.happenings[missing.stopped_after]
             return (f"{missing.text} is false since time {happening.time:g}: it stopped holding at happening "
