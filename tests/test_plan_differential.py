@@ -23,6 +23,7 @@ from corpus import EXAMPLES, PDDL_SDIST, CorpusFile, corpus_files, pairs
 
 from plansight.analyses.model.pddl import Domain, Problem
 from plansight.analyses.plans.simulate import STATIC_CATEGORIES, simulate
+from plansight.analyses.plans.task_planners import task_kind
 from plansight.analyses.semantics.world import World
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
@@ -70,8 +71,8 @@ def cases() -> list[Case]:
         domain, problem = parse_pddl(domain_file.text()).model, parse_pddl(problem_file.text()).model
         if not isinstance(domain, Domain) or not isinstance(problem, Problem):
             continue
-        if World.build(domain, problem).unsupported:
-            continue  # numeric, temporal, FOND ...: simulation is skipped there, tested elsewhere
+        if World.build(domain, problem).unsupported or task_kind(domain, problem) != "classical":
+            continue  # numeric, temporal, PDDL+: VAL is their oracle (tests/test_*_val.py); FOND: skipped
         try:
             up_problem = PDDLReader().parse_problem(str(domain_file.path), str(problem_file.path))
         except Exception:
