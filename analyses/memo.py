@@ -70,6 +70,17 @@ class Memo(Generic[_K, _V]):
             return None
         return future.result()
 
+    def newest_ready(self, related: Callable[[_K], bool]) -> _V | None:
+        """The most recently used value whose key satisfies ``related`` and that has been computed
+        successfully (not one still being computed), or None; what an incremental computation starts from.
+        """
+        with self._lock:
+            futures = [future for key, future in reversed(self._entries.items()) if related(key)]
+        for future in futures:
+            if future.done() and future.exception() is None:
+                return future.result()
+        return None
+
     def __contains__(self, key: object) -> bool:
         with self._lock:
             return key in self._entries

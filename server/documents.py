@@ -23,7 +23,7 @@ from pygls.uris import to_fs_path
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.memo import Memo
-from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
+from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document, reparse_document
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
 
 
@@ -196,8 +196,17 @@ class ParseCache:
             versions_per_file * max_files, group=_file_of, per_group=versions_per_file)
 
     def parse(self, path: str, text: str) -> ParsedDocument:
-        """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones."""
-        return self._memo.get((path_key(path), text), lambda: parse_document(path, text))
+        """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones;
+        incrementally from the file's previous version when one is cached (``incremental.py`` in the core
+        re-parses only the edited section)."""
+        key = path_key(path)
+        return self._memo.get((key, text), lambda: self._parse(path, key, text))
+
+    def _parse(self, path: str, key: str, text: str) -> ParsedDocument:
+        previous = self._memo.newest_ready(lambda other: other[0] == key and other[1] != text)
+        if previous is not None and previous.path == path:
+            return reparse_document(previous, path, text)
+        return parse_document(path, text)
 
     @property
     def memo(self) -> Memo[tuple[str, str], ParsedDocument]:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from dataclasses import dataclass
 from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
@@ -66,6 +67,28 @@ def collecting_notes() -> Iterator[list[Diagnostic]]:
         yield notes
     finally:
         _NOTES.reset(reset)
+
+
+_OUTLINES: ContextVar[list[Children] | None] = ContextVar("plansight_model_outlines", default=None)
+
+
+@contextmanager
+def collecting_outlines() -> Iterator[list[Children]]:
+    """The children of every ``(define ...)`` folded while one parse runs: its header tokens, its
+    :class:`Section` objects and its closing parenthesis, which the incremental re-parse
+    (``incremental.py``) reuses for the sections an edit leaves alone."""
+    outlines: list[Children] = []
+    reset = _OUTLINES.set(outlines)
+    try:
+        yield outlines
+    finally:
+        _OUTLINES.reset(reset)
+
+
+def _record_outline(children: Children) -> None:
+    outlines = _OUTLINES.get()
+    if outlines is not None:
+        outlines.append(list(children))
 
 
 def _note(diagnostic: Diagnostic) -> None:
@@ -127,7 +150,7 @@ def _typed(children: Children) -> tuple[TypedName, ...]:
     )
 
 
-_SKIPPED = object()
+SKIPPED = object()
 """The payload of a section the model does not record (IPC-2008 `:goal-utilities`)."""
 
 
@@ -143,6 +166,29 @@ class Section:
 
     def __deepcopy__(self, memo: dict) -> Section:
         return self
+
+
+@dataclass(frozen=True, slots=True)
+class Outline:
+    """The top level of a file that parsed cleanly: ``(define (domain|problem NAME)``, its sections in
+    order and its closing parenthesis. An edit inside one section re-parses only that section and folds
+    the others back in unchanged (``incremental.py``)."""
+
+    head: tuple[Token, ...]
+    sections: tuple[Section, ...]
+    close: Token
+    problem: bool
+
+    @classmethod
+    def of(cls, children: Children, problem: bool) -> Outline:
+        """The outline of one ``(define ...)`` from the children its fold received."""
+        return cls(tuple(children[:6]), tuple(children[6:-1]), children[-1], problem)
+
+    def fold(self) -> Domain | Problem:
+        """The Domain or Problem these sections make, exactly as the parser's own fold builds it."""
+        children: Children = [*self.head, *self.sections, self.close]
+        builder = ModelBuilder()
+        return builder.problem(children) if self.problem else builder.domain(children)
 
 
 def _section(children: Children, payload: Any) -> Section:
@@ -163,6 +209,7 @@ class ModelBuilder:
         """Fold the sections of ``(define (domain ...))`` into a Domain, merging repeated sections so that
         checks, not the parser, complain about them.
         """
+        _record_outline(children)
         fields: dict[str, list[Any]] = {}
         sections = []
         for section in children[6:-1]:
@@ -191,10 +238,11 @@ class ModelBuilder:
         """Fold the sections of ``(define (problem ...))`` into a Problem, merging repeated sections so that
         checks, not the parser, complain about them.
         """
+        _record_outline(children)
         fields: dict[str, list[Any]] = {}
         sections = []
         for section in children[6:-1]:
-            if section.payload is _SKIPPED:
+            if section.payload is SKIPPED:
                 continue
             sections.append(section.keyword.name())
             fields.setdefault(section.keyword.text.lower(), []).append(section.payload)
@@ -250,7 +298,7 @@ class ModelBuilder:
                 Span(keyword.start, keyword.end),
             )
         )
-        return Section(keyword, _SKIPPED, _span(children))
+        return Section(keyword, SKIPPED, _span(children))
 
     def opaque_form(self, children: Children) -> None:
         return None

@@ -5,7 +5,7 @@ This is the one entry point the CLI and the server use to turn (path, text) into
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePath
 from typing import Literal
 
@@ -13,9 +13,11 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlGoal
 from plansight.analyses.model.pddl import Domain, Plan, Problem
+from plansight.analyses.syntax.build_model import Outline
+from plansight.analyses.syntax.incremental import reparse_pddl
 from plansight.analyses.syntax.lexical import directive_comments, sniff_kind, without_comments
 from plansight.analyses.syntax.parse_ltl import parse_ltl
-from plansight.analyses.syntax.parse_pddl import parse_pddl
+from plansight.analyses.syntax.parse_pddl import PddlParse, parse_pddl
 from plansight.analyses.syntax.parse_plan import parse_plan
 
 FileKind = Literal["domain", "problem", "plan", "ltl", "unknown"]
@@ -45,6 +47,9 @@ class ParsedDocument:
     directives: tuple[Directive, ...]
     ltl: LtlGoal | None = None
     """The formula of an ``.ltl`` file (kept apart from ``model``, which is PDDL's)."""
+    outline: Outline | None = field(default=None, compare=False, repr=False)
+    """A domain's or problem's sections when it parsed cleanly, so that the next version of the text can
+    be parsed incrementally (:func:`reparse_document`)."""
 
     @property
     def domain(self) -> Domain | None:
@@ -105,8 +110,25 @@ def parse_document(path: str, text: str) -> ParsedDocument:
     if kind == "ltl":
         parsed_ltl = parse_ltl(text)
         return ParsedDocument(path, text, kind, None, parsed_ltl.diagnostics, found, parsed_ltl.goal)
-    parsed = parse_pddl(text)
+    return _pddl_document(path, text, kind, found, parse_pddl(text))
+
+
+def _pddl_document(path: str, text: str, kind: FileKind, found: tuple[Directive, ...],
+                   parsed: PddlParse) -> ParsedDocument:
     model = parsed.model
     if model is not None:
         kind = "domain" if isinstance(model, Domain) else "problem"
-    return ParsedDocument(path, text, kind, model, parsed.diagnostics, found)
+    return ParsedDocument(path, text, kind, model, parsed.diagnostics, found, outline=parsed.outline)
+
+
+def reparse_document(previous: ParsedDocument, path: str, text: str) -> ParsedDocument:
+    """The parse of ``text``, a later version of the file ``previous`` was parsed from: equal to
+    :func:`parse_document`'s, but when only the inside of one section changed, only that section is
+    parsed again (``incremental.py``)."""
+    if previous.outline is not None and previous.path == path and previous.kind in ("domain", "problem"):
+        pddl = PddlParse(previous.model, previous.diagnostics, previous.outline)  # type: ignore[arg-type]
+        parsed = reparse_pddl(previous.text, pddl, text)
+        if parsed is not None:
+            # the edit lies after the header: the kind and the directive comments above it stand
+            return _pddl_document(path, text, previous.kind, previous.directives, parsed)
+    return parse_document(path, text)

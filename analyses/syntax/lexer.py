@@ -133,22 +133,31 @@ FORMULA_HEADS = frozenset(
 )
 
 
-def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
+def lex_pddl(text: str, fast_facts: bool = True, start: int = 0, stop: int | None = None,
+             in_facts: bool = False) -> list[Token]:
     """All significant tokens of a domain or problem.
 
     With ``fast_facts``, the bulk of a large problem skips the token-by-token path: runs of ground
     atoms directly inside ``(:init`` or ``(and`` become one FACTS token, and runs of object names in
     ``(:objects``/``(:constants`` one NAMES token. The model is identical either way (the round-trip
     tests compare both paths); it is only built with far fewer parser steps.
+
+    ``start`` and ``stop`` lex only a stretch of the text, for the incremental re-parse of one edited
+    section (``incremental.py``); ``in_facts`` says the stretch lies directly inside ``(:init`` or
+    ``(and``. Lexing stops at the first token boundary at or past ``stop``: the caller checks that no
+    comment runs past it.
     """
     tokens: list[Token] = []
     append = tokens.append
-    pos = 0
-    length = len(text)
+    pos = start
+    length = len(text) if stop is None else stop
     match = _PDDL_TOKEN.match
     depth = 0
     lists: dict[int, str] = {}  # paren depth -> FACTS or NAMES: what a run of elements there may become
     time_words: list[int] = []
+    if in_facts and fast_facts:
+        lists[0] = FACTS
+        pos = _append_facts(text, pos, append, length)
     while pos < length:
         m = match(text, pos)
         assert m is not None  # BAD matches any character
@@ -175,12 +184,12 @@ def lex_pddl(text: str, fast_facts: bool = True) -> list[Token]:
                     end = head.end()
                     lists[depth] = FACTS if word.lower() in _FACT_LIST_HEADS else NAMES
                     if lists[depth] == FACTS:
-                        end = _append_facts(text, end, append)
+                        end = _append_facts(text, end, append, length)
         elif kind == "RPAR":
             lists.pop(depth, None)
             depth -= 1
             if lists.get(depth) == FACTS:
-                end = _append_facts(text, end, append)
+                end = _append_facts(text, end, append, length)
         pos = end
     _demote_time_words(tokens, time_words)
     return tokens
@@ -240,8 +249,8 @@ def _demote_time_words(tokens: list[Token], candidates: list[int]) -> None:
             token.kind = token.type = NAME
 
 
-def _append_facts(text: str, pos: int, append: Callable[[Token], None]) -> int:
-    facts, end = _scan_facts(text, pos)
+def _append_facts(text: str, pos: int, append: Callable[[Token], None], stop: int) -> int:
+    facts, end = _scan_facts(text, pos, stop)
     if facts:
         append(Token(FACTS, "", facts[0].span.start, facts[-1].span.end, tuple(facts)))
     return end
@@ -284,14 +293,14 @@ def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
     return atom
 
 
-def _scan_facts(text: str, pos: int) -> tuple[list[Formula], int]:
+def _scan_facts(text: str, pos: int, stop: int) -> tuple[list[Formula], int]:
     facts: list[Formula] = []
     append = facts.append
     match = _SIMPLE_ATOM.match
     negated = _NEGATED_ATOM.match
     spellings: dict[str, tuple[str, str]] = {}  # a predicate's spelling -> one shared (spelling, key)
     while True:
-        m = match(text, pos)
+        m = match(text, pos, stop)
         if m is not None:
             atom = _atom(text, m, 1, m.end(), spellings)
             if atom is None:
@@ -299,7 +308,7 @@ def _scan_facts(text: str, pos: int) -> tuple[list[Formula], int]:
             append(atom)
             pos = m.end()
             continue
-        m = negated(text, pos)
+        m = negated(text, pos, stop)
         if m is None:
             return facts, pos
         atom = _atom(text, m, 2, m.end(4), spellings)

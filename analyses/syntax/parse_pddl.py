@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Problem
-from plansight.analyses.syntax.build_model import ModelBuilder, collecting_notes
+from plansight.analyses.syntax.build_model import ModelBuilder, Outline, collecting_notes, collecting_outlines
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
 from plansight.analyses.syntax.lexer import (
     BAD,
@@ -99,6 +99,8 @@ class PddlParse:
 
     model: Domain | Problem | None
     diagnostics: tuple[Diagnostic, ...]
+    outline: Outline | None = field(default=None, compare=False, repr=False)
+    """The sections of a file without syntax errors, for the incremental re-parse of its next edit."""
 
 
 def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
@@ -125,12 +127,15 @@ def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
         return PddlParse(None, tuple(diagnostics))
     tokens, paren_diagnostics = balance(tokens, text)
     diagnostics.extend(paren_diagnostics)
-    with collecting_notes() as notes:
+    with collecting_notes() as notes, collecting_outlines() as outlines:
         model, syntax = parse(tokens, _tables(), len(text))
     diagnostics.extend(syntax)
     diagnostics.extend(dict.fromkeys(notes))  # error recovery may replay a form, and note it twice
     diagnostics.sort(key=lambda d: d.span)
-    return PddlParse(model, tuple(diagnostics))
+    outline = None
+    if not paren_diagnostics and not syntax and model is not None and len(outlines) == 1:
+        outline = Outline.of(outlines[0], isinstance(model, Problem))
+    return PddlParse(model, tuple(diagnostics), outline)
 
 
 def _skip_lisp_headers(tokens: list[Token]) -> tuple[list[Token], list[Diagnostic]]:

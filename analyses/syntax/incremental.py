@@ -1,0 +1,299 @@
+"""Re-parse only what an edit touched: one top-level section, or a few facts of a long list.
+
+A keystroke in a 1 MB problem changes one fact of a list of tens of thousands; parsing the whole file
+again costs hundreds of milliseconds. Given the previous text, its parse and the new text, this module
+finds the smallest stretch the edit lies in, at one of two levels:
+
+* the *elements* of ``(:init ...)`` or of the ``(and ...)`` directly inside ``(:goal ...)``, when the
+  edit lies inside that list;
+* the *sections* of ``(define ...)`` (an action, ``:objects``, ``:init``, ...) otherwise.
+
+It lexes and parses only that stretch, wrapped in the tokens of its enclosing forms so the parser is in
+the very state it would be in a full parse, splices the new nodes between the old ones (those after
+the edit moved by its change in length, ``span_shift.py``) and folds the sections into a Domain or
+Problem the way the parser does. Syntax diagnostics are spliced the same way.
+
+It gives up (returns None, and the caller parses in full) whenever the result might differ from a
+full parse: the previous parse had syntax errors, the edit reaches a section's own parentheses or the
+header, the re-parsed stretch is not a run of complete forms, a comment opened in it runs past its
+end, or its parse reports anything but the builder's notes. ``tests/test_incremental_parse.py``
+checks against a full parse after every edit of random edit sequences.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.model.pddl import And
+from plansight.analyses.syntax.build_model import Outline, Section, collecting_notes, collecting_outlines
+from plansight.analyses.syntax.lalr import parse
+from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, RPAR, WORD, Token, lex_pddl
+from plansight.analyses.syntax.parens import balance
+from plansight.analyses.syntax.parse_pddl import PddlParse, _tables
+from plansight.analyses.syntax.span_shift import NotShiftable, shifted, shifted_diagnostic
+
+logger = logging.getLogger(__name__)
+
+_NAME_CHARACTER = re.compile(r"[A-Za-z0-9_\-]")
+_AND_HEAD = re.compile(r"\(\s*(and)(?![A-Za-z0-9_\-])", re.IGNORECASE)
+_CHUNK = 4096
+
+
+@dataclass(frozen=True, slots=True)
+class Change:
+    """Where two texts differ: ``[start, old_end)`` of the old text became ``[start, start + delta +
+    (old_end - start))`` of the new one."""
+
+    start: int
+    old_end: int
+    delta: int
+
+
+def changed_range(old: str, new: str) -> Change | None:
+    """The one stretch that differs between ``old`` and ``new`` (their common prefix and suffix
+    excluded); None when they are equal."""
+    if old == new:
+        return None
+    limit = min(len(old), len(new))
+    prefix = _common_prefix(old, new, limit)
+    suffix = _common_suffix(old, new, limit - prefix)
+    return Change(prefix, len(old) - suffix, len(new) - len(old))
+
+
+def _common_prefix(old: str, new: str, limit: int) -> int:
+    # whole chunks first (compared in C), then a binary search inside the first chunk that differs
+    start = 0
+    while start + _CHUNK <= limit and old[start:start + _CHUNK] == new[start:start + _CHUNK]:
+        start += _CHUNK
+    low, high = start, min(start + _CHUNK, limit)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[start:middle] == new[start:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def _common_suffix(old: str, new: str, limit: int) -> int:
+    old_length, new_length = len(old), len(new)
+    done = 0
+    while done + _CHUNK <= limit and (
+        old[old_length - done - _CHUNK:old_length - done] == new[new_length - done - _CHUNK:new_length - done]
+    ):
+        done += _CHUNK
+    low, high = done, min(done + _CHUNK, limit)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if old[old_length - middle:old_length - done] == new[new_length - middle:new_length - done]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+def reparse_pddl(old_text: str, old: PddlParse, new_text: str) -> PddlParse | None:
+    """The parse of ``new_text`` built from ``old`` (the parse of ``old_text``) by re-parsing only what
+    changed; None when that cannot be done safely and the caller should parse in full."""
+    outline = old.outline
+    if outline is None or old.model is None:
+        return None
+    change = changed_range(old_text, new_text)
+    if change is None:
+        return old
+    try:
+        return _within_list(old_text, new_text, old, outline, change) or _sections(
+            old_text, new_text, old, outline, change)
+    except NotShiftable as reason:
+        logger.debug("full parse: cannot move %s", reason)
+        return None
+
+
+def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
+              change: Change) -> PddlParse | None:
+    """Re-parse the run of whole sections the change touches (possibly none: an edit between them)."""
+    head_end, close_start = outline.head[-1].end, outline.close.start
+    if change.start < head_end or change.old_end > close_start:
+        return None
+    sections = outline.sections
+    first = bisect_right(sections, change.start, key=_end)  # those before end at or before the change
+    after = bisect_left(sections, change.old_end, key=_start)  # those after start at or after its end
+    start = sections[first - 1].span.end if first > 0 else head_end
+    stop = sections[after].span.start if after < len(sections) else close_start
+    delta = change.delta
+    tokens = _lex_forms(new_text, start, stop + delta, in_facts=False)
+    if tokens is None:
+        return None
+    close = _moved(outline.close, delta)
+    parsed = _parse_wrapped(new_text, [*map(_copy, outline.head), *tokens, close])
+    if parsed is None:
+        return None
+    fresh, notes = parsed
+    spliced = (*sections[:first], *fresh, *shifted(sections[after:], delta))
+    new_outline = Outline(outline.head, spliced, close, outline.problem)
+    return _finish(old, new_outline, notes, start, stop, delta)
+
+
+def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
+                 change: Change) -> PddlParse | None:
+    """Re-parse the run of elements of ``(:init ...)`` or ``(:goal (and ...))`` that the change touches."""
+    sections = outline.sections
+    index = bisect_right(sections, change.start, key=_end) if sections else 0
+    if index >= len(sections):
+        return None
+    section = sections[index]
+    if not (section.span.start < change.start and change.old_end < section.span.end):
+        return None
+    keyword = section.keyword.text.lower()
+    opening: list[Token]
+    if keyword == ":init" and outline.problem:
+        container_end = section.span.end - 1
+        elements: Sequence[Any] = section.payload
+        inner = section.keyword.end
+        opening = [Token(LPAR, "(", section.span.start, section.span.start + 1), _copy(section.keyword)]
+    elif keyword == ":goal" and type(section.payload) is And:
+        conjunction = section.payload
+        head = _AND_HEAD.match(old_text, conjunction.span.start)
+        if head is None or not (head.end() <= change.start and change.old_end < conjunction.span.end):
+            return None
+        container_end = conjunction.span.end - 1
+        elements = conjunction.args
+        inner = head.end()
+        opening = [Token(LPAR, "(", section.span.start, section.span.start + 1), _copy(section.keyword),
+                   Token(LPAR, "(", conjunction.span.start, conjunction.span.start + 1),
+                   Token(WORD, head.group(1), head.start(1), head.end(1))]
+    else:
+        return None
+    if change.start < inner:
+        return None
+    first = bisect_right(elements, change.start, key=_end)
+    after = bisect_left(elements, change.old_end, key=_start)
+    start = elements[first - 1].span.end if first > 0 else inner
+    stop = elements[after].span.start if after < len(elements) else container_end
+    if old_text[stop] not in "()":
+        return None
+    delta = change.delta
+    tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
+    if tokens is None:
+        return None
+    closing = [Token(RPAR, ")", p + delta, p + delta + 1) for p in _closers(section, elements, container_end)]
+    close = _moved(outline.close, delta)
+    parsed = _parse_wrapped(new_text, [*map(_copy, outline.head), *opening, *tokens, *closing, close])
+    if parsed is None or len(parsed[0]) != 1:
+        return None
+    (fresh,), notes = parsed
+    if fresh.keyword.text.lower() != keyword:
+        return None
+    merged = (*elements[:first], *_elements(fresh.payload), *shifted(elements[after:], delta))
+    payload: Any = merged
+    if keyword == ":goal":
+        payload = And(merged, fresh.payload.span)
+    section = Section(fresh.keyword, payload, fresh.span)
+    spliced = (*sections[:index], section, *shifted(sections[index + 1:], delta))
+    new_outline = Outline(outline.head, spliced, close, outline.problem)
+    return _finish(old, new_outline, notes, start, stop, delta)
+
+
+def _closers(section: Section, elements: Sequence[Any], container_end: int) -> list[int]:
+    """The positions of the ``)`` that close the list and the forms around it, innermost first."""
+    if container_end == section.span.end - 1:
+        return [container_end]
+    return [container_end, section.span.end - 1]
+
+
+def _elements(payload: Any) -> tuple[Any, ...]:
+    return tuple(payload.args) if type(payload) is And else tuple(payload)
+
+
+def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], start: int, stop: int,
+            delta: int) -> PddlParse | None:
+    """The new parse: the outline folded, and the old diagnostics outside ``[start, stop)`` (moved when
+    after it) with the re-parsed stretch's notes in place of those inside."""
+    kept: list[Diagnostic] = []
+    for diagnostic in old.diagnostics:
+        span = diagnostic.span
+        if span.start == span.end and span.start in (start, stop):
+            return None  # empty and on the stretch's boundary: whose is it?
+        if span.end <= start:
+            kept.append(diagnostic)
+        elif span.start >= stop:
+            kept.append(shifted_diagnostic(diagnostic, delta))
+        elif not (start <= span.start and span.end <= stop):
+            return None  # it straddles the stretch's boundary
+    kept.extend(dict.fromkeys(notes))
+    kept.sort(key=lambda d: d.span)
+    with collecting_notes():
+        model = outline.fold()
+    return PddlParse(model, tuple(kept), outline)
+
+
+def _lex_forms(text: str, start: int, stop: int, in_facts: bool) -> list[Token] | None:
+    """The tokens of ``text[start:stop]`` when they are a run of complete forms that a full lex would
+    produce too; None otherwise."""
+    if start < len(text) and start < stop and _NAME_CHARACTER.match(text, start) and start > 0 and (
+            _NAME_CHARACTER.match(text, start - 1)):
+        return None  # the edit glued a word onto the keyword before the stretch
+    tokens = lex_pddl(text, True, start, stop, in_facts)
+    last = tokens[-1].end if tokens else start
+    if last > stop or _comment_runs_past(text, last, stop):
+        return None
+    depth = 0
+    for token in tokens:
+        kind = token.kind
+        if kind == LPAR:
+            depth += 1
+        elif kind == RPAR:
+            depth -= 1
+            if depth < 0:
+                return None
+        elif kind == BAD or (depth == 0 and not (in_facts and kind == FACTS)):
+            return None  # an invalid character, or something outside any form
+    return tokens if depth == 0 else None
+
+
+def _comment_runs_past(text: str, start: int, stop: int) -> bool:
+    """Whether a comment opened between ``start`` and ``stop`` (only blanks and comments lie there) is still
+    open at ``stop``."""
+    semicolon = text.rfind(";", start, stop)
+    if semicolon < 0:
+        return False
+    return "\n" not in text[semicolon:stop] and "\r" not in text[semicolon:stop]
+
+
+def _parse_wrapped(text: str, tokens: list[Token]) -> tuple[list[Section], list[Diagnostic]] | None:
+    """The sections a clean parse of ``tokens`` (a ``(define ...)`` holding only the re-parsed stretch)
+    finds, and the builder's notes; None when the parse reports anything else."""
+    balanced, repairs = balance(tokens, text)
+    if repairs:
+        return None
+    with collecting_notes() as notes, collecting_outlines() as outlines:
+        model, syntax = parse(balanced, _tables(), len(text))
+    if syntax or model is None or len(outlines) != 1:
+        return None
+    return list(outlines[0][6:-1]), notes
+
+
+def _copy(token: Token) -> Token:
+    return _moved(token, 0)
+
+
+def _moved(token: Token, delta: int) -> Token:
+    copy = Token(token.kind, token.text, token.start + delta, token.end + delta, token.value)
+    copy.type = token.kind
+    return copy
+
+
+def _start(node: Any) -> int:
+    return node.span.start  # type: ignore[no-any-return]
+
+
+def _end(node: Any) -> int:
+    return node.span.end  # type: ignore[no-any-return]
+
+

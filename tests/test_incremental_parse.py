@@ -1,0 +1,187 @@
+"""The incremental re-parse (``analyses/syntax/incremental.py``) against a full parse.
+
+After every edit of random edit sequences, the document parsed incrementally from the previous
+version must equal a full parse of the new text: the same kind, the same model with every span, and
+the same diagnostics with their ranges. The edits are made of PDDL fragments (parentheses, names,
+comments, section keywords, whole facts) so that they often keep the file valid, often break it, and
+sometimes cross a section's boundary, where the incremental path must give way to a full parse.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from plansight.analyses.syntax import documents
+from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
+from plansight.analyses.syntax.incremental import changed_range
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+PROBLEM = """; @domain domain.pddl
+(define (problem small)
+  (:domain blocks)
+  (:objects a b c - block t1 - table)
+  (:init (on a b) (clear a) ; a comment (on x y)
+    (ontable b) (not (broken c))
+    (= (weight a) 3)
+    (at 10 (clear c))
+    (handempty))
+  (:goal (and (on b c) (clear b)
+              (not (on a b))))
+  (:metric minimize (total-cost))
+)
+"""
+
+PROBLEM_WITH_NOTES = """(define (problem notes)
+  (:domain d)
+  (:objects - thing a b)
+  (:init (p a) (q a b))
+  (:goal-utilities (= (g) 1))
+  (:goal (p b))
+)
+"""
+
+DOMAIN = """(define (domain blocks)
+  (:requirements :strips :typing)
+  (:types block)
+  (:predicates (on ?x ?y - block) (clear ?x - block))
+  (:action stack
+    :parameters (?x ?y - block)
+    :precondition (and (clear ?x) (clear ?y))
+    :effect (and (on ?x ?y) (not (clear ?y))))
+  (:action unstack :parameters (?x ?y - block)
+    :precondition (on ?x ?y) :effect (and (clear ?y) (not (on ?x ?y))))
+)
+"""
+
+BASES = [
+    ("problem.pddl", PROBLEM),
+    ("notes.pddl", PROBLEM_WITH_NOTES),
+    ("domain.pddl", DOMAIN),
+    ("p01.pddl", (EXAMPLES / "blocksworld" / "p01.pddl").read_text()),
+    ("domain.pddl", (EXAMPLES / "temporal" / "domain.pddl").read_text()),
+    ("p01.pddl", (EXAMPLES / "temporal" / "p01.pddl").read_text()),
+    ("p01.pddl", (EXAMPLES / "adl" / "p01.pddl").read_text()),
+]
+
+FRAGMENTS = [
+    "(", ")", "()", " ", "\n", "\r\n", ";", "; (p a))", "a", "b1", "-", "?x", "=", "3", "#", "é",
+    "(on a b)", "(clear c) ", "(not (on b c))", "(and (p) ", ":init", ":goal", "(:init (p a))",
+    "(:objects d - block)", "and", "(at 5 (p))", "- block", "(forall (?x) (p ?x))", "))", "((",
+    "(:action a :parameters () :effect (p))", "start", "(:domain", "at end",
+]
+
+
+def assert_same(incremental: ParsedDocument, full: ParsedDocument) -> None:
+    """Equal in everything a user could notice: spans take part (the model's equality ignores them)."""
+    assert incremental.kind == full.kind
+    assert repr(incremental.model) == repr(full.model)
+    assert repr(incremental.diagnostics) == repr(full.diagnostics)
+    assert [d.data for d in incremental.diagnostics] == [d.data for d in full.diagnostics]
+    assert incremental.directives == full.directives
+    assert (incremental.outline is None) == (full.outline is None)
+
+
+BALANCED = [" ", "\n", "x", "(on a b)", "(clear c) ", "(not (on b c))", "(= (f) 2)", "(p)", "()"]
+"""Fragments that keep a clean file clean at most places, so that long runs of edits take the
+incremental path rather than a full parse of a broken file."""
+
+
+@st.composite
+def edit_sequences(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int, str]]]:
+    """A base file and edits to it: random fragments, balanced ones, and undos of the edit before (an
+    editor's typing and undoing, which returns to a clean file)."""
+    path, text = draw(st.sampled_from(BASES))
+    edits: list[tuple[int, int, str]] = []
+    texts = [text]
+    for _ in range(draw(st.integers(1, 10))):
+        style = draw(st.sampled_from(["random", "balanced", "balanced", "undo"]))
+        if style == "undo" and edits:
+            start, end, inserted = edits[-1]
+            edit = (start, start + len(inserted), texts[-2][start:end])
+        else:
+            current = texts[-1]
+            start = draw(st.integers(0, len(current)))
+            if style == "random":
+                removed = draw(st.integers(0, min(12, len(current) - start)))
+                inserted = "".join(draw(st.lists(st.sampled_from(FRAGMENTS), max_size=3)))
+            else:
+                removed, inserted = 0, draw(st.sampled_from(BALANCED))
+            edit = (start, start + removed, inserted)
+        current = texts[-1]
+        texts.append(current[:edit[0]] + edit[2] + current[edit[1]:])
+        edits.append(edit)
+    return path, text, edits
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(edit_sequences())
+def test_every_edit_parses_as_a_full_parse_would(case: tuple[str, str, list[tuple[int, int, str]]]) -> None:
+    path, text, edits = case
+    current = parse_document(path, text)
+    for start, end, inserted in edits:
+        text = text[:start] + inserted + text[end:]
+        current = reparse_document(current, path, text)  # chained: each builds on the last
+        assert_same(current, parse_document(path, text))
+
+
+def _spelled(text: str, anchor: str, offset: int, inserted: str, removed: int = 0) -> str:
+    at = text.index(anchor) + offset
+    return text[:at] + inserted + text[at + removed:]
+
+
+@pytest.mark.parametrize(("anchor", "offset", "inserted", "removed"), [
+    ("(clear a)", 0, "(clear b) ", 0),  # a new fact in :init
+    ("(clear a)", 1, "un", 0),  # a renamed predicate
+    ("(on b c)", 0, "(clear c) ", 0),  # a new goal atom
+    ("(not (on a b))", 0, "", 14),  # a goal atom deleted
+    ("(:metric", 0, "\n  ", 0),  # blank lines between sections
+    ("a b c - block", 0, "d ", 0),  # a new object
+])
+def test_edits_inside_a_section_parse_only_that_section(
+        monkeypatch: pytest.MonkeyPatch, anchor: str, offset: int, inserted: str, removed: int) -> None:
+    previous = parse_document("problem.pddl", PROBLEM)
+    text = _spelled(PROBLEM, anchor, offset, inserted, removed)
+    expected = parse_document("problem.pddl", text)
+
+    def no_full_parse(*_args: object) -> None:
+        raise AssertionError("parsed the whole file again")
+
+    monkeypatch.setattr(documents, "parse_pddl", no_full_parse)
+    assert_same(reparse_document(previous, "problem.pddl", text), expected)
+
+
+@pytest.mark.parametrize("text", [
+    _spelled(PROBLEM, "(:init", 0, ")"),  # a stray parenthesis between sections
+    _spelled(PROBLEM, "(:init", 1, "", 5),  # the section keyword deleted
+    _spelled(PROBLEM, "(clear a)", 0, "; "),  # a comment that swallows the rest of the line
+    _spelled(PROBLEM, "(problem small)", 9, "x"),  # the header
+])
+def test_edits_the_incremental_path_cannot_vouch_for_parse_the_whole_file(text: str) -> None:
+    previous = parse_document("problem.pddl", PROBLEM)
+    assert_same(reparse_document(previous, "problem.pddl", text), parse_document("problem.pddl", text))
+
+
+def test_a_file_with_syntax_errors_is_parsed_in_full_until_it_is_clean() -> None:
+    broken = _spelled(PROBLEM, "(:goal", 0, "(")
+    previous = parse_document("problem.pddl", broken)
+    assert previous.outline is None and previous.diagnostics
+    fixed = parse_document("problem.pddl", PROBLEM)
+    assert_same(reparse_document(previous, "problem.pddl", PROBLEM), fixed)
+    assert fixed.outline is not None
+
+
+def test_changed_range_is_the_stretch_between_common_prefix_and_suffix() -> None:
+    old = "x" * 10_000 + "abc" + "y" * 9_000
+    new = "x" * 10_000 + "aZZc" + "y" * 9_000
+    change = changed_range(old, new)
+    assert change is not None
+    assert (change.start, change.old_end, change.delta) == (10_001, 10_002, 1)
+    assert changed_range(old, old) is None
+    assert changed_range("ab", "abab") == changed_range("ab", "abab")
+    grown = changed_range("ab", "abab")
+    assert grown is not None and grown.old_end - grown.start + grown.delta == 2
