@@ -141,6 +141,7 @@ def _spelled(text: str, anchor: str, offset: int, inserted: str, removed: int = 
     ("(not (on a b))", 0, "", 14),  # a goal atom deleted
     ("(:metric", 0, "\n  ", 0),  # blank lines between sections
     ("a b c - block", 0, "d ", 0),  # a new object
+    ("(total-cost))\n)\n", 16, " ; the end", 0),  # a comment after the last parenthesis
 ])
 def test_edits_inside_a_section_parse_only_that_section(
         monkeypatch: pytest.MonkeyPatch, anchor: str, offset: int, inserted: str, removed: int) -> None:

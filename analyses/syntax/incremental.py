@@ -107,12 +107,23 @@ def reparse_pddl(old_text: str, old: PddlParse, new_text: str) -> PddlParse | No
     change = changed_range(old_text, new_text)
     if change is None:
         return old
+    if change.start >= outline.close.end:
+        return _after_define(new_text, old, outline)
     try:
         return _within_list(old_text, new_text, old, outline, change) or _sections(
             old_text, new_text, old, outline, change)
     except NotShiftable as reason:
         logger.debug("full parse: cannot move %s", reason)
         return None
+
+
+def _after_define(new_text: str, old: PddlParse, outline: Outline) -> PddlParse | None:
+    """An edit after the closing ``)`` of ``(define ...)`` that leaves only blanks and comments there
+    changes nothing: no offset moves."""
+    end = outline.close.end
+    if lex_pddl(new_text, True, end) or any(d.span.end > end for d in old.diagnostics):
+        return None
+    return old
 
 
 def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
