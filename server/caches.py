@@ -111,6 +111,8 @@ class ServerCaches:
         the edit came in stores its answer afterwards.
         """
         file = path_key(path)
+        if current is None:
+            self.parses.forget(path)
         keep = set(live)
         if current is not None:
             keep.add(current)

@@ -57,6 +57,10 @@ logger = logging.getLogger(__name__)
 
 ANALYSIS_THREADS = 3
 """Enough that one huge file in analysis never holds up small ones; more would only add GIL churn."""
+WARM_AFTER_S = 0.03
+"""How long after publishing a version's diagnostics the server waits for a newer edit before it builds
+the version's symbol index. While the user types, the next keystroke usually arrives within this
+time, and no index is built for a version that it replaces."""
 PROGRESS_AFTER_S = 0.3
 """A comparison with a reference shows progress only when it is slow enough to be noticed."""
 _progress_tokens = itertools.count(1)
@@ -359,6 +363,27 @@ class DiagnosticsFeature(ServerFeature):
             uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
         # what the stale analyses and requests of older texts cached while this one ran
         self._retire(current)
+        if outcome.snapshot.parsed is not None and not outcome.interrupted:
+            loop.call_later(WARM_AFTER_S, self._warm_if_current, uri, request, schedule)
+
+    def _warm_if_current(self, uri: str, request: AnalysisRequest, schedule: _Schedule) -> None:
+        """Build the published version's symbol index in a worker, unless a newer edit has come in
+        meanwhile (then that edit's analysis needs the thread more, and this index would never be used)."""
+        current = self._store.open.get(uri)
+        if (self._closed or self._pool is None or schedule.dirty or current is None
+                or current.version != request.version or current.text is not request.text):
+            return
+        try:
+            future = self._pool.submit(self._warm, request)
+        except RuntimeError:  # the pool was shut down: the server is exiting
+            return
+        self._in_flight.add(future)
+        future.add_done_callback(self._in_flight.discard)
+
+    def _warm(self, request: AnalysisRequest) -> None:
+        """The worker-thread job that builds a published version's index (``warm_version``)."""
+        with self._gc.analysing(len(request.text)):
+            warm_version(request, self._caches)
 
     async def _run_showing_progress(self, request: AnalysisRequest,
                                     comparison: _Comparison) -> AnalysisOutcome | None:
@@ -445,20 +470,16 @@ class DiagnosticsFeature(ServerFeature):
     def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
         """The worker-thread job."""
         with self._gc.analysing(len(request.text)):
-            outcome = analyse(request, self._caches)
-            if outcome.snapshot.parsed is not None and not outcome.interrupted:
-                warm_version(request, self._caches)
-            return outcome
+            return analyse(request, self._caches)
 
 
 def warm_version(request: AnalysisRequest, caches: ServerCaches) -> None:
     """Build what the first request on an analysed version needs (``symbol_lookup.warm_index``).
 
-    In the analysis's worker, before its diagnostics are published: the first hover / references /
-    highlight / rename / semantic-tokens request after an edit then finds the index ready and frozen
-    out of the collector's reach (``memory.py``). Building it after publishing instead made the
-    requests sent right after the diagnostics wait for it all the same, and made it compete for the
-    GIL with the next edit's analysis (benchmarks/RESULTS.md, Editor latency); before publishing,
-    it costs the diagnostics the index build alone.
+    In a worker, ``WARM_AFTER_S`` after the version's diagnostics are published and only if no newer
+    edit has come in by then: the first hover / references / highlight / rename / semantic-tokens
+    request after a pause in typing then finds the index ready and frozen out of the collector's
+    reach (``memory.py``). Building it before publishing made every keystroke's diagnostics wait for
+    an index that the next keystroke would replace unused (benchmarks/RESULTS.md, Editor latency).
     """
     warm_index(request, caches)

@@ -15,6 +15,8 @@ disk, so a problem is checked against the domain the user is typing, not the one
 from __future__ import annotations
 
 import os
+import threading
+from collections import OrderedDict
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
@@ -177,6 +179,12 @@ class DocumentStore:
         return snapshot
 
 
+BASES = 8
+"""Files whose latest parse is kept for the incremental parse of their next text, even once the caches
+have retired it (``caches.py`` drops a file's old versions as soon as it is edited, before the new
+text is parsed): the files being edited, in practice."""
+
+
 def _file_of(key: tuple[str, str]) -> str:
     return key[0]
 
@@ -189,11 +197,20 @@ class ParseCache:
     wait for the first). Memory is what limits the policy: the model of a 1 MB problem takes tens of
     megabytes, so per file only the ``versions_per_file`` most recent texts are kept (the current
     one and the one an older analysis may still be reading), for at most ``max_files`` files.
+
+    A new text of a file is parsed from the file's latest parse (``incremental.py`` re-parses only
+    the edited section); that parse is kept for it (``BASES``) even after an edit retired it from the
+    memo. While the new text is parsed both versions are alive, but they share every node before the
+    edit, and the old one goes as soon as the new one replaces it.
     """
 
-    def __init__(self, versions_per_file: int = 2, max_files: int = 256) -> None:
+    def __init__(self, versions_per_file: int = 2, max_files: int = 256, bases: int = BASES) -> None:
         self._memo: Memo[tuple[str, str], ParsedDocument] = Memo(
             versions_per_file * max_files, group=_file_of, per_group=versions_per_file)
+        self._bases: OrderedDict[str, ParsedDocument] = OrderedDict()
+        """path key -> the file's latest parse with an outline, what its next text is parsed from"""
+        self._bases_size = bases
+        self._lock = threading.Lock()
 
     def parse(self, path: str, text: str) -> ParsedDocument:
         """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones;
@@ -204,9 +221,25 @@ class ParseCache:
 
     def _parse(self, path: str, key: str, text: str) -> ParsedDocument:
         previous = self._memo.newest_ready(lambda other: other[0] == key and other[1] != text)
-        if previous is not None and previous.path == path:
-            return reparse_document(previous, path, text)
-        return parse_document(path, text)
+        if previous is None or previous.outline is None:
+            with self._lock:
+                previous = self._bases.get(key)
+        parsed = (reparse_document(previous, path, text) if previous is not None and previous.path == path
+                  else parse_document(path, text))
+        with self._lock:
+            if parsed.outline is None:
+                self._bases.pop(key, None)
+            else:
+                self._bases[key] = parsed
+                self._bases.move_to_end(key)
+                while len(self._bases) > self._bases_size:
+                    self._bases.popitem(last=False)
+        return parsed
+
+    def forget(self, path: str) -> None:
+        """The file was closed: its next text, if it is ever opened again, is parsed in full."""
+        with self._lock:
+            self._bases.pop(path_key(path), None)
 
     @property
     def memo(self) -> Memo[tuple[str, str], ParsedDocument]:

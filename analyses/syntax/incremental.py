@@ -193,7 +193,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
     if tokens is None:
         return None
-    closing = [Token(RPAR, ")", p + delta, p + delta + 1) for p in _closers(section, elements, container_end)]
+    closing = [Token(RPAR, ")", p + delta, p + delta + 1) for p in _closers(section, container_end)]
     close = _moved(outline.close, delta)
     parsed = _parse_wrapped(new_text, [*map(_copy, outline.head), *opening, *tokens, *closing, close])
     if parsed is None or len(parsed[0]) != 1:
@@ -211,7 +211,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     return _finish(old, new_outline, notes, start, stop, delta)
 
 
-def _closers(section: Section, elements: Sequence[Any], container_end: int) -> list[int]:
+def _closers(section: Section, container_end: int) -> list[int]:
     """The positions of the ``)`` that close the list and the forms around it, innermost first."""
     if container_end == section.span.end - 1:
         return [container_end]
@@ -247,8 +247,7 @@ def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], start: in
 def _lex_forms(text: str, start: int, stop: int, in_facts: bool) -> list[Token] | None:
     """The tokens of ``text[start:stop]`` when they are a run of complete forms that a full lex would
     produce too; None otherwise."""
-    if start < len(text) and start < stop and _NAME_CHARACTER.match(text, start) and start > 0 and (
-            _NAME_CHARACTER.match(text, start - 1)):
+    if 0 < start < stop and _NAME_CHARACTER.match(text, start - 1) and _NAME_CHARACTER.match(text, start):
         return None  # the edit glued a word onto the keyword before the stretch
     tokens = lex_pddl(text, True, start, stop, in_facts)
     last = tokens[-1].end if tokens else start
