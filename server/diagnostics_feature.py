@@ -113,7 +113,7 @@ class DiagnosticsFeature(ServerFeature):
         self._disk: FileSource = disk if disk is not None else DiskSource()
         self._schedules: dict[str, _Schedule] = {}
         self._pool: ThreadPoolExecutor | None = None
-        self._in_flight: set[Future[AnalysisOutcome]] = set()
+        self._in_flight: set[Future[AnalysisOutcome] | Future[None]] = set()
         self._caches = ServerCaches()
         self._gc = GcPolicy()
         self._closed = False

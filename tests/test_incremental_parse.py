@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from plansight.analyses.editing.symbols import SymbolIndex, build_index, update_index
 from plansight.analyses.syntax import documents
 from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
 from plansight.analyses.syntax.incremental import changed_range
@@ -118,15 +119,36 @@ def edit_sequences(draw: st.DrawFn) -> tuple[str, str, list[tuple[int, int, str]
     return path, text, edits
 
 
+PARTNER = parse_document("domain.pddl", DOMAIN).domain
+
+
+def index_of(parsed: ParsedDocument) -> SymbolIndex:
+    return build_index(parsed.model, parsed.path, domain=PARTNER, domain_path="domain.pddl")
+
+
+def assert_same_index(updated: SymbolIndex, full: SymbolIndex) -> None:
+    assert list(updated.occurrences) == list(full.occurrences)
+    assert updated.declarations == full.declarations
+    assert updated.visible == full.visible
+
+
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(edit_sequences())
 def test_every_edit_parses_as_a_full_parse_would(case: tuple[str, str, list[tuple[int, int, str]]]) -> None:
+    """The parse, and the symbol index updated from the previous version's where that is possible."""
     path, text, edits = case
     current = parse_document(path, text)
+    index = index_of(current)
     for start, end, inserted in edits:
         text = text[:start] + inserted + text[end:]
         current = reparse_document(current, path, text)  # chained: each builds on the last
         assert_same(current, parse_document(path, text))
+        full_index = index_of(current)
+        updated = None if current.derived is None else update_index(index, current.model,
+                                                                     current.derived.splice)
+        if updated is not None:
+            assert_same_index(updated, full_index)
+        index = updated or full_index
 
 
 def _spelled(text: str, anchor: str, offset: int, inserted: str, removed: int = 0) -> str:
@@ -153,7 +175,14 @@ def test_edits_inside_a_section_parse_only_that_section(
         raise AssertionError("parsed the whole file again")
 
     monkeypatch.setattr(documents, "parse_pddl", no_full_parse)
-    assert_same(reparse_document(previous, "problem.pddl", text), expected)
+    parsed = reparse_document(previous, "problem.pddl", text)
+    assert_same(parsed, expected)
+    assert parsed.derived is not None
+    updated = update_index(index_of(previous), parsed.model, parsed.derived.splice)
+    if "(:init" in anchor or "(clear" in anchor or "(on" in anchor or "(not" in anchor:  # facts and goals
+        assert updated is not None
+    if updated is not None:
+        assert_same_index(updated, index_of(expected))
 
 
 @pytest.mark.parametrize("text", [

@@ -49,6 +49,7 @@ from plansight.analyses.model.pddl import (
     TypeRef,
     When,
 )
+from plansight.analyses.syntax.build_model import Splice
 
 SymbolKind = Literal["type", "predicate", "function", "action", "constant", "object", "variable",
                      "requirement", "domain", "problem", "preference"]
@@ -474,6 +475,72 @@ def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
         else:
             builder.ltl_body(model)
     return SymbolIndex(path, builder.out, builder.own, builder.globals)
+
+
+def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolIndex | None:
+    """The index of ``model``, made from ``old`` (the index of the model ``splice`` was made from, with
+    the same partners) the way the incremental parse made the model: the occurrences of the
+    re-parsed stretch built again, those after it moved. None when that cannot give exactly what
+    :func:`build_index` gives (a domain, whose every section declares; re-parsed sections; a
+    problem whose own declarations would move; preferences, which are declared where first written)
+    and the caller builds the index in full."""
+    if not isinstance(model, Problem) or (splice.list is None and splice.elements):
+        return None
+    start, stop, delta = splice.start, splice.stop, splice.delta
+    visible = old.visible
+    if any(d.span.end > start for d in old.declarations.values()) or any(
+            kind == "preference" for kind, _ in visible):
+        return None
+    builder = _Builder(old.path)
+    builder.globals = dict(visible)
+    builder.objects = _objects_of(visible)
+    for element in splice.elements:
+        if type(element) is Atom:
+            builder.atom(element, {})
+        else:
+            builder.formula(element, {})
+    if len(builder.globals) != len(visible):
+        return None
+    fresh = sorted(builder.out, key=_start_of)
+    starts = old._starts
+    low, high = bisect.bisect_left(starts, start), bisect.bisect_left(starts, stop)
+    occurrences = [*old.occurrences[:low], *fresh, *_moved(old.occurrences[high:], delta, old.path, stop)]
+    return SymbolIndex(old.path, occurrences, old.declarations, visible)
+
+
+def _start_of(occurrence: Occurrence) -> int:
+    return occurrence.span.start
+
+
+def _objects_of(visible: dict[tuple[SymbolKind, str], Declaration]) -> dict[str, Declaration]:
+    """What arguments resolve to, as :meth:`_Builder.declare` builds it: an object shadows a constant."""
+    objects: dict[str, Declaration] = {}
+    for (kind, key), decl in visible.items():
+        if kind == "constant":
+            objects.setdefault(key, decl)
+        elif kind == "object":
+            previous = objects.get(key)
+            if previous is None or previous.kind == "constant":
+                objects[key] = decl
+    return objects
+
+
+def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int) -> list[Occurrence]:
+    """Occurrences after an edit, moved by ``delta``; so are their targets when those are declared in
+    this document after the edit too (a quantifier's variables)."""
+    new, span_cls = _new, Span
+    out: list[Occurrence] = []
+    append = out.append
+    for occurrence in occurrences:
+        span, kind, key, text, role, target = occurrence
+        if target is not None and target.path == path and target.span.start >= after:
+            scope = target.scope
+            target = new(Declaration, (target.kind, target.key, path, new(span_cls, (
+                target.span.start + delta, target.span.end + delta)), None if scope is None else new(
+                span_cls, (scope.start + delta, scope.end + delta))))
+        append(new(Occurrence, (new(span_cls, (span[0] + delta, span[1] + delta)), kind, key, text, role,
+                                target)))
+    return out
 
 
 def declarations_of(index: SymbolIndex, kind: SymbolKind) -> Iterator[Declaration]:

@@ -191,6 +191,22 @@ class Outline:
         return builder.problem(children) if self.problem else builder.domain(children)
 
 
+@dataclass(frozen=True, slots=True)
+class Splice:
+    """How an incremental parse made its model from the previous one: ``[start, stop)`` of the previous
+    text (a run of list elements, ``list`` says which list, or of whole sections when ``list`` is
+    None) was parsed again into ``elements``, and everything after it moved by ``delta``. What the
+    symbol index needs to update itself the same way (``editing/symbols.py``)."""
+
+    start: int
+    stop: int
+    delta: int
+    list: str | None
+    """``:init`` or ``:goal`` (the ``and`` inside it); None for a run of sections"""
+    elements: tuple[Any, ...]
+    """the new nodes of the re-parsed stretch, in text order"""
+
+
 def _section(children: Children, payload: Any) -> Section:
     return Section(children[1], payload, _span(children))
 

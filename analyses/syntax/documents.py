@@ -13,7 +13,7 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlGoal
 from plansight.analyses.model.pddl import Domain, Plan, Problem
-from plansight.analyses.syntax.build_model import Outline
+from plansight.analyses.syntax.build_model import Outline, Splice
 from plansight.analyses.syntax.incremental import reparse_pddl
 from plansight.analyses.syntax.lexical import directive_comments, sniff_kind, without_comments
 from plansight.analyses.syntax.parse_ltl import parse_ltl
@@ -36,6 +36,15 @@ class Directive:
 
 
 @dataclass(frozen=True, slots=True)
+class Derivation:
+    """An incremental parse's origin: the previous text (by which caches find what they computed from
+    it) and the splice that turned its model into this one."""
+
+    previous_text: str
+    splice: Splice
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedDocument:
     """One file read and parsed according to its kind; what every feature starts from."""
 
@@ -50,6 +59,8 @@ class ParsedDocument:
     outline: Outline | None = field(default=None, compare=False, repr=False)
     """A domain's or problem's sections when it parsed cleanly, so that the next version of the text can
     be parsed incrementally (:func:`reparse_document`)."""
+    derived: Derivation | None = field(default=None, compare=False, repr=False)
+    """Set when this parse was made incrementally: from which text, and what was parsed again."""
 
     @property
     def domain(self) -> Domain | None:
@@ -114,11 +125,12 @@ def parse_document(path: str, text: str) -> ParsedDocument:
 
 
 def _pddl_document(path: str, text: str, kind: FileKind, found: tuple[Directive, ...],
-                   parsed: PddlParse) -> ParsedDocument:
+                   parsed: PddlParse, derived: Derivation | None = None) -> ParsedDocument:
     model = parsed.model
     if model is not None:
         kind = "domain" if isinstance(model, Domain) else "problem"
-    return ParsedDocument(path, text, kind, model, parsed.diagnostics, found, outline=parsed.outline)
+    return ParsedDocument(path, text, kind, model, parsed.diagnostics, found, outline=parsed.outline,
+                          derived=derived)
 
 
 def reparse_document(previous: ParsedDocument, path: str, text: str) -> ParsedDocument:
@@ -130,5 +142,6 @@ def reparse_document(previous: ParsedDocument, path: str, text: str) -> ParsedDo
         parsed = reparse_pddl(previous.text, pddl, text)
         if parsed is not None:
             # the edit lies after the header: the kind and the directive comments above it stand
-            return _pddl_document(path, text, previous.kind, previous.directives, parsed)
+            derived = Derivation(previous.text, parsed.splice) if parsed.splice is not None else None
+            return _pddl_document(path, text, previous.kind, previous.directives, parsed, derived)
     return parse_document(path, text)

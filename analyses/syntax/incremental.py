@@ -31,7 +31,13 @@ from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.model.pddl import And
-from plansight.analyses.syntax.build_model import Outline, Section, collecting_notes, collecting_outlines
+from plansight.analyses.syntax.build_model import (
+    Outline,
+    Section,
+    Splice,
+    collecting_notes,
+    collecting_outlines,
+)
 from plansight.analyses.syntax.lalr import parse
 from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, RPAR, WORD, Token, lex_pddl
 from plansight.analyses.syntax.parens import balance
@@ -106,7 +112,7 @@ def reparse_pddl(old_text: str, old: PddlParse, new_text: str) -> PddlParse | No
         return None
     change = changed_range(old_text, new_text)
     if change is None:
-        return old
+        return PddlParse(old.model, old.diagnostics, outline, Splice(0, 0, 0, None, ()))
     if change.start >= outline.close.end:
         return _after_define(new_text, old, outline)
     try:
@@ -123,7 +129,7 @@ def _after_define(new_text: str, old: PddlParse, outline: Outline) -> PddlParse 
     end = outline.close.end
     if lex_pddl(new_text, True, end) or any(d.span.end > end for d in old.diagnostics):
         return None
-    return old
+    return PddlParse(old.model, old.diagnostics, outline, Splice(end, end, 0, None, ()))
 
 
 def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
@@ -148,7 +154,7 @@ def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     fresh, notes = parsed
     spliced = (*sections[:first], *fresh, *shifted(sections[after:], delta))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
-    return _finish(old, new_outline, notes, start, stop, delta)
+    return _finish(old, new_outline, notes, Splice(start, stop, delta, None, tuple(fresh)))
 
 
 def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
@@ -208,7 +214,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     section = Section(fresh.keyword, payload, fresh.span)
     spliced = (*sections[:index], section, *shifted(sections[index + 1:], delta))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
-    return _finish(old, new_outline, notes, start, stop, delta)
+    return _finish(old, new_outline, notes, Splice(start, stop, delta, keyword, _elements(fresh.payload)))
 
 
 def _closers(section: Section, container_end: int) -> list[int]:
@@ -222,10 +228,10 @@ def _elements(payload: Any) -> tuple[Any, ...]:
     return tuple(payload.args) if type(payload) is And else tuple(payload)
 
 
-def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], start: int, stop: int,
-            delta: int) -> PddlParse | None:
+def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], splice: Splice) -> PddlParse | None:
     """The new parse: the outline folded, and the old diagnostics outside ``[start, stop)`` (moved when
     after it) with the re-parsed stretch's notes in place of those inside."""
+    start, stop, delta = splice.start, splice.stop, splice.delta
     kept: list[Diagnostic] = []
     for diagnostic in old.diagnostics:
         span = diagnostic.span
@@ -241,7 +247,7 @@ def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], start: in
     kept.sort(key=lambda d: d.span)
     with collecting_notes():
         model = outline.fold()
-    return PddlParse(model, tuple(kept), outline)
+    return PddlParse(model, tuple(kept), outline, splice)
 
 
 def _lex_forms(text: str, start: int, stop: int, in_facts: bool) -> list[Token] | None:

@@ -10,7 +10,13 @@ from typing import Any
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Domain, Problem
-from plansight.analyses.syntax.build_model import ModelBuilder, Outline, collecting_notes, collecting_outlines
+from plansight.analyses.syntax.build_model import (
+    ModelBuilder,
+    Outline,
+    Splice,
+    collecting_notes,
+    collecting_outlines,
+)
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
 from plansight.analyses.syntax.lexer import (
     BAD,
@@ -101,6 +107,8 @@ class PddlParse:
     diagnostics: tuple[Diagnostic, ...]
     outline: Outline | None = field(default=None, compare=False, repr=False)
     """The sections of a file without syntax errors, for the incremental re-parse of its next edit."""
+    splice: Splice | None = field(default=None, compare=False, repr=False)
+    """Set by an incremental parse: what it parsed again (``incremental.py``)."""
 
 
 def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
