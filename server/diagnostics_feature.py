@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from plansight.analyses.syntax.documents import detect_kind
+from plansight.analyses.syntax.documents import ParsedDocument, detect_kind
 from plansight.analyses.workspace.sources import DiskSource, FileSource
 from plansight.server.analysis import AnalysisOutcome, AnalysisRequest, analyse
 from plansight.server.caches import ServerCaches
@@ -363,7 +363,8 @@ class DiagnosticsFeature(ServerFeature):
             uri=uri, diagnostics=outcome.lsp_diagnostics, version=request.version))
         # what the stale analyses and requests of older texts cached while this one ran
         self._retire(current)
-        if outcome.snapshot.parsed is not None and not outcome.interrupted:
+        parsed = outcome.snapshot.parsed
+        if parsed is not None and not outcome.interrupted and not cheap_to_index(parsed):
             loop.call_later(WARM_AFTER_S, self._warm_if_current, uri, request, schedule)
 
     def _warm_if_current(self, uri: str, request: AnalysisRequest, schedule: _Schedule) -> None:
@@ -468,18 +469,42 @@ class DiagnosticsFeature(ServerFeature):
             self._gc.collect_when_idle(lambda: self.busy, self._retire_all)
 
     def _analyse(self, request: AnalysisRequest) -> AnalysisOutcome:
-        """The worker-thread job."""
+        """The worker-thread job; it builds the symbol index too when that is cheap (``cheap_to_index``)."""
         with self._gc.analysing(len(request.text)):
-            return analyse(request, self._caches)
+            outcome = analyse(request, self._caches)
+            parsed = outcome.snapshot.parsed
+            if parsed is not None and not outcome.interrupted and cheap_to_index(parsed):
+                warm_version(request, self._caches)
+            return outcome
+
+
+CHEAP_INDEX_CHARS = 100_000
+"""A symbol index costs little to build for a file this size, or to update (``symbols.update_index``) when
+no more than this many characters follow an incremental parse's re-parsed stretch."""
+
+
+def cheap_to_index(parsed: ParsedDocument) -> bool:
+    """Whether the analysis builds the version's symbol index before publishing its diagnostics (so that
+    the first request after them finds it) rather than after: when it is a matter of milliseconds."""
+    if len(parsed.text) <= CHEAP_INDEX_CHARS:
+        return True
+    derived = parsed.derived
+    if derived is None:
+        return False
+    splice = derived.splice
+    return (splice.list is not None or not splice.elements) and (
+        len(parsed.text) - (splice.stop + splice.delta) <= CHEAP_INDEX_CHARS)
 
 
 def warm_version(request: AnalysisRequest, caches: ServerCaches) -> None:
     """Build what the first request on an analysed version needs (``symbol_lookup.warm_index``).
 
-    In a worker, ``WARM_AFTER_S`` after the version's diagnostics are published and only if no newer
-    edit has come in by then: the first hover / references / highlight / rename / semantic-tokens
-    request after a pause in typing then finds the index ready and frozen out of the collector's
-    reach (``memory.py``). Building it before publishing made every keystroke's diagnostics wait for
-    an index that the next keystroke would replace unused (benchmarks/RESULTS.md, Editor latency).
+    In the analysis's worker before its diagnostics are published when that is cheap
+    (``cheap_to_index``: a small file, or an incremental update near the end of a large one), else
+    in a worker ``WARM_AFTER_S`` after publishing and only if no newer edit has come in by then. The
+    first hover / references / highlight / rename / semantic-tokens request after an edit, or after a
+    pause in typing, then finds the index ready and frozen out of the collector's reach
+    (``memory.py``), and a keystroke's diagnostics do not wait for an expensive index that the next
+    keystroke would replace unused (benchmarks/RESULTS.md, Editor latency).
     """
     warm_index(request, caches)
