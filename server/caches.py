@@ -18,10 +18,8 @@ gave back, and editing a large file holds one version instead of two (docs/relia
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable
-from typing import Any, Generic, TypeVar
+from typing import Any
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.formatter import TextEdit
@@ -30,10 +28,9 @@ from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.lint import AnalyzerCaches
 from plansight.server.convert import RangeMapper
-from plansight.server.documents import BASES, ParseCache, path_key
+from plansight.server.documents import ParseCache, path_key
 
 VersionKey = tuple[str, str] | None
-_V = TypeVar("_V")
 """One document version: its path and text (None: no such partner)."""
 
 INDEXES = 16
@@ -41,37 +38,6 @@ INDEX_VERSIONS_PER_FILE = 2
 """the version being edited and the one before it, as the parse cache keeps them: each index keeps
 about as much memory as its model (~100 MB for a 1 MB problem), so editing one large file must not
 fill the cache with its old versions"""
-
-
-IndexKey = tuple[str, str, bool, VersionKey, VersionKey]
-
-
-class Latest(Generic[_V]):
-    """One value per file, the latest stored, for the ``size`` files stored last; thread-safe."""
-
-    def __init__(self, size: int) -> None:
-        self._size = size
-        self._values: OrderedDict[str, _V] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, path: str) -> _V | None:
-        """The value stored last for ``path``, if any."""
-        with self._lock:
-            return self._values.get(path_key(path))
-
-    def keep(self, path: str, value: _V) -> None:
-        """Store ``value`` as ``path``'s latest, dropping the file stored longest ago beyond ``size``."""
-        key = path_key(path)
-        with self._lock:
-            self._values[key] = value
-            self._values.move_to_end(key)
-            while len(self._values) > self._size:
-                self._values.popitem(last=False)
-
-    def forget(self, path: str) -> None:
-        """Drop ``path``'s value (the file was closed)."""
-        with self._lock:
-            self._values.pop(path_key(path), None)
 
 
 def version_of(parsed: ParsedDocument | None) -> VersionKey:
@@ -120,12 +86,9 @@ class ServerCaches:
         """every analysis and request parses through this one cache (later callers wait for the first)"""
         self.analysis = AnalyzerCaches(parses=0)
         """the equivalence check's references and verdicts (parses go through ``parses``)"""
-        self.indexes: Memo[IndexKey, SymbolIndex] = Memo(
+        self.indexes: Memo[tuple[str, str, bool, VersionKey, VersionKey], SymbolIndex] = Memo(
             INDEXES, group=_file_of, per_group=INDEX_VERSIONS_PER_FILE)
         """symbol indexes per (path, text, is LTL, domain version, problem version)"""
-        self.index_bases: Latest[tuple[IndexKey, SymbolIndex]] = Latest(BASES)
-        """each edited file's latest index, which the index of its next, incrementally parsed version is
-        updated from (``symbol_lookup.py``) even after an edit retired it from ``indexes``"""
         self.mappers: Memo[tuple[str, str, str], RangeMapper] = Memo(8)
         """line tables per (path, text, encoding): building one walks the whole text (~15 ms for 1 MB)"""
         self.tokens: Memo[tuple[tuple[VersionKey, ...], str, Span | None], list[int]] = Memo(4)
@@ -150,7 +113,6 @@ class ServerCaches:
         file = path_key(path)
         if current is None:
             self.parses.forget(path)
-            self.index_bases.forget(path)
         keep = set(live)
         if current is not None:
             keep.add(current)

@@ -479,32 +479,24 @@ class DiagnosticsFeature(ServerFeature):
 
 
 CHEAP_INDEX_CHARS = 100_000
-"""A symbol index costs little to build for a file this size, or to update (``symbols.update_index``) when
-no more than this many characters follow an incremental parse's re-parsed stretch."""
+"""A file this size has its symbol index built in milliseconds."""
 
 
 def cheap_to_index(parsed: ParsedDocument) -> bool:
     """Whether the analysis builds the version's symbol index before publishing its diagnostics (so that
     the first request after them finds it) rather than after: when it is a matter of milliseconds."""
-    if len(parsed.text) <= CHEAP_INDEX_CHARS:
-        return True
-    derived = parsed.derived
-    if derived is None:
-        return False
-    splice = derived.splice
-    return (splice.list is not None or not splice.elements) and (
-        len(parsed.text) - (splice.stop + splice.delta) <= CHEAP_INDEX_CHARS)
+    return len(parsed.text) <= CHEAP_INDEX_CHARS
 
 
 def warm_version(request: AnalysisRequest, caches: ServerCaches) -> None:
     """Build what the first request on an analysed version needs (``symbol_lookup.warm_index``).
 
     In the analysis's worker before its diagnostics are published when that is cheap
-    (``cheap_to_index``: a small file, or an incremental update near the end of a large one), else
-    in a worker ``WARM_AFTER_S`` after publishing and only if no newer edit has come in by then. The
-    first hover / references / highlight / rename / semantic-tokens request after an edit, or after a
-    pause in typing, then finds the index ready and frozen out of the collector's reach
-    (``memory.py``), and a keystroke's diagnostics do not wait for an expensive index that the next
-    keystroke would replace unused (benchmarks/RESULTS.md, Editor latency).
+    (``cheap_to_index``: a small file), else in a worker ``WARM_AFTER_S`` after publishing and only
+    if no newer edit has come in by then. The first hover / references / highlight / rename /
+    semantic-tokens request after an edit to a small file, or after a pause in typing into a large
+    one, then finds the index ready and frozen out of the collector's reach (``memory.py``), and a
+    keystroke's diagnostics do not wait for an expensive index that the next keystroke would replace
+    unused (benchmarks/RESULTS.md, Editor latency).
     """
     warm_index(request, caches)

@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, build_index, update_index
+from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, build_index
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, ParsedDocument
 from plansight.analyses.syntax.lexical import sniff_header
-from plansight.server.caches import IndexKey, ServerCaches, version_of
+from plansight.server.caches import ServerCaches, version_of
 from plansight.server.context import ContextRequest, DocumentContext, build_context, in_context
 from plansight.server.convert import RangeMapper, encoding_name
 from plansight.server.documents import is_file_path, path_key
@@ -58,30 +58,9 @@ def index_of_document(caches: ServerCaches, parsed: ParsedDocument, domain: Pars
     problem_path = problem.path if problem is not None and problem_model is not None else ""
     key = (parsed.path, parsed.text, is_ltl, version_of(domain) if domain_model is not None else None,
            version_of(problem) if problem_model is not None else None)
-
-    def build() -> SymbolIndex:
-        index = _updated(caches, parsed, key) or build_index(
-            model, parsed.path, domain=domain_model, domain_path=domain_path,
-            problem=problem_model, problem_path=problem_path)
-        caches.index_bases.keep(parsed.path, (key, index))
-        return index
-
-    return caches.indexes.get(key, build)
-
-
-def _updated(caches: ServerCaches, parsed: ParsedDocument, key: IndexKey) -> SymbolIndex | None:
-    """The index of an incrementally parsed version, updated from the previous version's index
-    (``symbols.update_index``) when that was built against the same partners; None otherwise."""
-    derived = parsed.derived
-    if derived is None or parsed.model is None:
-        return None
-    base = caches.index_bases.get(parsed.path)
-    if base is None:
-        return None
-    base_key, base_index = base
-    if base_key != (key[0], derived.previous_text, *key[2:]):
-        return None
-    return update_index(base_index, parsed.model, derived.splice)
+    return caches.indexes.get(key, lambda: build_index(
+        model, parsed.path, domain=domain_model, domain_path=domain_path,
+        problem=problem_model, problem_path=problem_path))
 
 
 def warm_index(request: ContextRequest, caches: ServerCaches) -> None:
