@@ -102,12 +102,26 @@ class SimulatePlanResult(TypedDict):
     pddl3: dict[str, Any] | None
 
 
+class StepHappening(TypedDict):
+    """Where a temporal plan's step starts: its start happening (0-based) and time, and every snap action
+    of that happening (``(drive t1 a b) start, (at 2 (open a))``)."""
+
+    index: int
+    time: float
+    label: str
+
+
 class StateAtStepResult(TypedDict):
-    """The state before the step on a line (the command answers ``null`` on a line without a step)."""
+    """The state before the step on a line (the command answers ``null`` on a line without a step): its
+    basic atoms, its fluent values as ``:init`` writes them, the atoms the ``:derived`` rules add, and
+    for a temporal plan the happening the step starts at (the state is the one before it)."""
 
     index: int
     action: str
     state: list[str]
+    values: list[str]
+    derived: list[str]
+    happening: StepHappening | None
     reached: bool
 
 

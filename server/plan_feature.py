@@ -43,6 +43,7 @@ from plansight.analyses.plans.report import (
     sorted_atoms,
     state_lines,
     summary_line,
+    value_groups,
 )
 from plansight.analyses.plans.simulate import (
     Simulation,
@@ -56,6 +57,7 @@ from plansight.analyses.plans.simulate import (
 from plansight.analyses.plans.word_similarity import SimilarityVersion
 from plansight.analyses.reasoning.plan_steps import applicable_before, step_key
 from plansight.analyses.semantics.budget import WorkBudget
+from plansight.analyses.semantics.state import EMPTY, State
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.association import glob_matches, resolve_link
 from plansight.server.command_arguments import argument_of, command_context
@@ -369,8 +371,14 @@ class PlanFeature(ServerFeature):
         step = simulation.steps[position]
         before = simulation.step_happening(position)
         reached = before <= len(simulation.trace)
+        state = simulation.state_before(before) if reached else EMPTY
+        happening = simulation.happenings[before] if before < len(simulation.happenings) else None
         return {"index": position, "action": step_text(step),
-                "state": sorted_atoms(simulation.state_before(before)) if reached else [],
+                "state": sorted_atoms(state),
+                "values": [value for _, values in value_groups(state) for value in values],
+                "derived": sorted_atoms(State(simulation.derived_before(before))) if reached else [],
+                "happening": None if happening is None else {
+                    "index": happening.index, "time": happening.time, "label": happening.label},
                 "reached": reached}
 
 
@@ -470,20 +478,26 @@ def hover_markdown(simulation: Simulation, index: int, label_line: str | None = 
     if applicability is not None:
         lines.append(applicability)
     if index <= len(simulation.trace):
-        state = simulation.state_before(index)
-        body = "\n".join(state_lines(state)) or "; (no atom holds)"
-        count = len(state.atoms)
-        fluents = len(state.values)
-        values = f", {fluents} fluent value{'s' if fluents != 1 else ''}" if fluents else ""
-        lines.append(f"State before step {index + 1} ({count} atom{'s' if count != 1 else ''}{values}):"
-                     f"\n```pddl\n{body}\n```")
-        if simulation.world is not None and simulation.world.derived is not None:
-            derived_atoms = simulation.derived_before(index)
-            body = "\n".join(derived_lines(derived_atoms)) or "; (no derived atom holds)"
-            count = len(derived_atoms)
-            lines.append(f"Derived by the `:derived` rules ({count} atom{'s' if count != 1 else ''}):"
-                         f"\n```pddl\n{body}\n```")
+        lines += _state_blocks(simulation, index, f"State before step {index + 1}")
     return "\n\n".join(lines)
+
+
+def _state_blocks(simulation: Simulation, before: int, heading: str) -> list[str]:
+    """The state before step (or happening) ``before`` as hover blocks: its atoms and fluent values, then,
+    with ``:derived`` rules, the atoms they derive, apart (no effect sets those; the rules do)."""
+    state = simulation.state_before(before)
+    body = "\n".join(state_lines(state)) or "; (no atom holds)"
+    count = len(state.atoms)
+    fluents = len(state.values)
+    values = f", {fluents} fluent value{'s' if fluents != 1 else ''}" if fluents else ""
+    blocks = [f"{heading} ({count} atom{'s' if count != 1 else ''}{values}):\n```pddl\n{body}\n```"]
+    if simulation.world is not None and simulation.world.derived is not None:
+        derived_atoms = simulation.derived_before(before)
+        body = "\n".join(derived_lines(derived_atoms)) or "; (no derived atom holds)"
+        count = len(derived_atoms)
+        blocks.append(f"Derived by the `:derived` rules ({count} atom{'s' if count != 1 else ''}):"
+                      f"\n```pddl\n{body}\n```")
+    return blocks
 
 
 def _temporal_hover(simulation: Simulation, index: int, label_line: str | None) -> str:
@@ -504,11 +518,7 @@ def _temporal_hover(simulation: Simulation, index: int, label_line: str | None) 
         lines.append(label_line)
     start = simulation.step_happening(index)
     if start <= len(simulation.trace):
-        state = simulation.state_before(start)
-        body = "\n".join(state_lines(state)) or "; (no atom holds)"
-        count = len(state.atoms)
-        lines.append(f"State before it starts ({count} atom{'s' if count != 1 else ''}):"
-                     f"\n```pddl\n{body}\n```")
+        lines += _state_blocks(simulation, start, "State before it starts")
     return "\n\n".join(lines)
 
 

@@ -317,9 +317,11 @@ async def test_state_at_step_command(client: LanguageClient, project: Path) -> N
     uri = open_plan(client, sussman_project(project))
     assert await execute(client, STATE, {"uri": uri, "line": 1}) == {
         "index": 1, "action": "(put-down c)", "reached": True,
-        "state": ["(clear a)", "(clear b)", "(holding c)", "(on-table a)", "(on-table b)"]}
+        "state": ["(clear a)", "(clear b)", "(holding c)", "(on-table a)", "(on-table b)"],
+        "values": [], "derived": [], "happening": None}
     assert await execute(client, STATE, {"uri": uri, "line": 4}) == {
-        "index": 4, "action": "(stack b c)", "reached": False, "state": []}
+        "index": 4, "action": "(stack b c)", "reached": False, "state": [], "values": [], "derived": [],
+        "happening": None}
 
 
 async def test_simulate_plan_command_returns_the_cli_json(client: LanguageClient, project: Path) -> None:

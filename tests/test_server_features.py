@@ -233,7 +233,8 @@ async def test_the_state_at_step_command_answers_the_table_s_result_shape(tmp_pa
         uri = client.open(tmp_path / "p01.plan", SUSSMAN_PLAN, "pddl-plan")
         state = await client.execute(commands.STATE_AT_STEP.id, {"uri": uri, "line": 1})
         assert state == {"index": 1, "action": "(put-down c)", "reached": True,
-                         "state": ["(clear a)", "(clear b)", "(holding c)", "(on-table a)", "(on-table b)"]}
+                         "state": ["(clear a)", "(clear b)", "(holding c)", "(on-table a)", "(on-table b)"],
+                         "values": [], "derived": [], "happening": None}
         assert set(state) == _keys(commands.StateAtStepResult)
         assert await client.execute(commands.STATE_AT_STEP.id, {"uri": uri, "line": 40}) is None
         report = await client.execute(commands.SIMULATE_PLAN.id, {"uri": uri})

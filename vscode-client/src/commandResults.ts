@@ -226,10 +226,19 @@ export function renderGrade(raw: unknown): { rendered: Rendered; report?: string
   return { rendered: { summary: `plansight: ${sentence}`, level: "info" }, ...(report ? { report } : {}) };
 }
 
-/** `plansight.server.stateAtStep`: `{index, action, state: [atoms], reached}`, the state before the step. */
+/**
+ * `plansight.server.stateAtStep`: `{index, action, state: [atoms], values, derived, happening, reached}`,
+ * the state before the step (for a temporal plan, before the happening it starts at). A server of an
+ * older version sends only the atoms; the other sections are then empty.
+ */
 export interface StepState {
   title: string;
+  /** The basic atoms that hold, sorted. */
   atoms: string[];
+  /** The fluent values as `:init` writes them, `(= (fuel t1) 4)`, sorted. */
+  values: string[];
+  /** The atoms the `:derived` rules add to the basic ones, sorted. */
+  derived: string[];
 }
 
 export function renderStepState(raw: unknown, line: number): StepState | string {
@@ -247,7 +256,17 @@ export function renderStepState(raw: unknown, line: number): StepState | string 
     return `plansight: ${step} is never reached: the plan fails before it.`;
   }
   const atoms = [...strings(result.state)].sort();
-  return { title: `State before ${step}: ${plural(atoms.length, "atom")} true`, atoms };
+  const values = [...strings(result.values)].sort();
+  const derived = [...strings(result.derived)].sort();
+  const happening = record(result.happening);
+  const time = num(happening?.time);
+  const at = happening && time !== undefined
+    ? ` at time ${time} (happening ${(num(happening.index) ?? 0) + 1})`
+    : "";
+  const more = [...(values.length ? [plural(values.length, "fluent value")] : []),
+    ...(derived.length ? [plural(derived.length, "derived atom")] : [])];
+  const title = [`State before ${step}${at}: ${plural(atoms.length, "atom")} true`, ...more].join(", ");
+  return { title, atoms, values, derived };
 }
 
 /** `plansight.server.repairPlan`: the server edits the plan itself; this is only what it says. */

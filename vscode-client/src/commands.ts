@@ -139,8 +139,15 @@ export function registerCommands(context: vscode.ExtensionContext, server: Comma
     }
     const pick = vscode.window.createQuickPick();
     pick.title = state.title;
-    pick.placeholder = "Type to filter the atoms";
-    pick.items = state.atoms.map((atom) => ({ label: atom }));
+    pick.placeholder = "Type to filter the atoms and values";
+    // basic atoms, then fluent values, then derived atoms, each section under its own separator
+    const section = (name: string, items: string[]): vscode.QuickPickItem[] =>
+      items.length ? [{ label: name, kind: vscode.QuickPickItemKind.Separator }, ...items.map((label) => ({ label }))] : [];
+    pick.items = [
+      ...section("Atoms", state.atoms),
+      ...section("Fluent values", state.values),
+      ...section("Derived by the :derived rules", state.derived),
+    ];
     pick.onDidAccept(() => pick.hide());
     pick.onDidHide(() => pick.dispose());
     pick.show();

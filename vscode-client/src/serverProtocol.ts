@@ -102,12 +102,17 @@ export interface SimulatePlanResult {
 }
 
 /**
- * The state before the step on a line (the command answers `null` on a line without a step).
+ * The state before the step on a line (the command answers `null` on a line without a step): its basic
+ * atoms, its fluent values as `:init` writes them, the atoms the `:derived` rules add, and for a
+ * temporal plan the happening the step starts at (the state is the one before it).
  */
 export interface StateAtStepResult {
   index: number;
   action: string;
   state: string[];
+  values: string[];
+  derived: string[];
+  happening: StepHappening | null;
   reached: boolean;
 }
 
@@ -227,6 +232,16 @@ export interface PlanTraceStep {
   changed: PlanValueChange[];
   derived_added: string[];
   derived_deleted: string[];
+}
+
+/**
+ * Where a temporal plan's step starts: its start happening (0-based) and time, and every snap action
+ * of that happening (`(drive t1 a b) start, (at 2 (open a))`).
+ */
+export interface StepHappening {
+  index: number;
+  time: number;
+  label: string;
 }
 
 export interface LtlFailure {

@@ -158,6 +158,50 @@ describe("server commands against the real server", () => {
   });
 });
 
+describe("the state at the cursor's step beyond classical PDDL, from the real server", () => {
+  const fixture = (...parts: string[]) => path.join(REPO_ROOT, "tests", "fixtures", "beyond_classical", ...parts);
+
+  async function stateAt(domain: string, problem: string, plan: string, line: number) {
+    const workspace = fs.mkdtempSync(path.join(os.tmpdir(), "plansight-state-"));
+    fs.copyFileSync(domain, path.join(workspace, "domain.pddl"));
+    fs.copyFileSync(problem, path.join(workspace, "problem.pddl"));
+    fs.writeFileSync(path.join(workspace, "problem.plan"), plan);
+    const defaults = declaredSettings();
+    const session = await LspSession.start({ workspace, initializationOptions: buildInitializationOptions((key) => defaults.get(key)) });
+    try {
+      const runner: CommandRunner = {
+        serverCommands: () => session.capabilities.executeCommandProvider?.commands ?? [],
+        execute: (params) => session.connection.sendRequest(ExecuteCommandRequest.type, params),
+      };
+      const uri = await session.open(path.join(workspace, "problem.plan"), "pddl-plan");
+      const outcome = await runServerCommand(runner, SERVER_COMMANDS.stateAtStep, { uri, line });
+      assert.equal(outcome.kind, "done", JSON.stringify(outcome));
+      const state = renderStepState((outcome as { result: unknown }).result, line);
+      assert.ok(typeof state !== "string", state as string);
+      return state;
+    } finally {
+      await session.close();
+      fs.rmSync(workspace, { recursive: true, force: true });
+    }
+  }
+
+  test("a numeric plan: the fluent values before the failing step, apart from the atoms", async () => {
+    const state = await stateAt(fixture("numeric", "trucks", "domain.pddl"), fixture("numeric", "trucks", "problem.pddl"),
+      "(drive t1 depot mid)\n(drive t1 mid far)\n", 1);
+    assert.match(state.title, /^State before step 2 \(drive t1 mid far\): \d+ atoms true, 9 fluent values$/);
+    assert.ok(state.values.includes("(= (fuel t1) 2)") && state.values.includes("(= (total-cost) 6)"), JSON.stringify(state));
+    assert.ok(state.atoms.includes("(at t1 mid)") && !state.atoms.some((atom) => atom.startsWith("(=")));
+  });
+
+  test("a temporal plan: the happening the step starts at", async () => {
+    const state = await stateAt(fixture("temporal", "shop-domain.pddl"), fixture("temporal", "shop-problem.pddl"),
+      "0.000: (drive t1 depot bakery) [3.000]\n1.000: (drive t2 depot cafe) [3.000]\n"
+      + "3.010: (unload t1 bakery) [2.000]\n6.500: (unload t2 cafe) [2.000]\n", 3);
+    assert.match(state.title, /^State before step 4 .*\(unload t2 cafe\).* at time 6\.5 \(happening 8\): \d+ atoms true$/);
+    assert.ok(state.atoms.includes("(open cafe)"), JSON.stringify(state));
+  });
+});
+
 describe("what the user reads after validating a plan", () => {
   test("a valid plan: one line, and a report with the goals", () => {
     const rendered = renderPlanReport({
@@ -244,10 +288,37 @@ describe("what the user reads after the other commands", () => {
     assert.deepEqual(renderStepState({ index: 2, action: "(stack a b)", state: ["(on a b)", "(clear a)"], reached: true }, 4), {
       title: "State before step 3 (stack a b): 2 atoms true",
       atoms: ["(clear a)", "(on a b)"],
+      values: [],
+      derived: [],
     });
     assert.equal(renderStepState(null, 6), "plansight: line 7 holds no plan step; put the cursor on a step.");
     assert.equal(renderStepState({ index: 4, action: "(pick-up c)", state: [], reached: false }, 5),
       "plansight: step 5 (pick-up c) is never reached: the plan fails before it.");
+  });
+
+  test("the state before a step beyond classical PDDL: fluent values, derived atoms and the happening, each apart", () => {
+    assert.deepEqual(renderStepState({
+      index: 1, action: "(drive t1 mid far)", reached: true, happening: null,
+      state: ["(road mid far)", "(at t1 mid)"], values: ["(= (fuel t1) 2)", "(= (distance mid far) 7)"], derived: [],
+    }, 1), {
+      title: "State before step 2 (drive t1 mid far): 2 atoms true, 2 fluent values",
+      atoms: ["(at t1 mid)", "(road mid far)"],
+      values: ["(= (distance mid far) 7)", "(= (fuel t1) 2)"],
+      derived: [],
+    });
+    const rooms = renderStepState({
+      index: 2, action: "(survey)", reached: true, happening: null,
+      state: ["(open r1 r2)", "(robot-in r1)"], values: [], derived: ["(reachable r2)", "(cut-off r4)", "(reachable r1)"],
+    }, 2);
+    assert.ok(typeof rooms !== "string");
+    assert.equal(rooms.title, "State before step 3 (survey): 2 atoms true, 3 derived atoms");
+    assert.deepEqual(rooms.derived, ["(cut-off r4)", "(reachable r1)", "(reachable r2)"]);
+    const shop = renderStepState({
+      index: 3, action: "6.500: (unload t2 cafe) [2.000]", reached: true, values: [], derived: [],
+      happening: { index: 6, time: 6.5, label: "(unload t2 cafe) start" }, state: ["(open cafe)"],
+    }, 3);
+    assert.ok(typeof shop !== "string");
+    assert.equal(shop.title, "State before step 4 6.500: (unload t2 cafe) [2.000] at time 6.5 (happening 7): 1 atom true");
   });
 
   test("repair: the server's words, or a plain outcome", () => {
