@@ -47,6 +47,9 @@ SHOP_BROKEN = ("0.000: (drive t1 depot bakery) [3.000]\n1.000: (drive t2 depot c
 """The cafe closes at 8 (a timed initial literal); unloading there from 6.5 to 8.5 breaks its ``over all
 (open cafe)``."""
 
+TANK_BROKEN = "0.000: (drain p1) [2.000]\n0.500: (drain p2) [2.000]\n3.000: (drain p1) [2.000]\n"
+"""Two drains take the level from 20 to 0; the third cannot start (``at start (>= (level) 10)``)."""
+
 ROOMS_BROKEN = "(open-door r1 r2)\n(open-door r2 r3)\n(survey)\n"
 """(survey) needs the derived (all-reachable); r4 is not reachable yet, so no rule derives it."""
 
@@ -154,6 +157,32 @@ async def test_temporal_plan_with_a_deadline_and_an_over_all(client: LanguageCli
     state = await state_at(client, uri, 3)
     assert state["happening"] == {"index": 7, "time": 6.5, "label": "(unload t2 cafe) start"}
     assert "(open cafe)" in state["state"] and "(loaded t2)" in state["state"]  # type: ignore[operator]
+
+
+async def test_temporal_numeric_plan(client: LanguageClient, project: Path) -> None:
+    """A happening's condition on a fluent: the value, and the happening that set it, in the message; the
+    value changes at each start and end in the hints."""
+    domain, problem, plan = make_project(project, "temporal/tank-domain.pddl", "temporal/tank-problem.pddl",
+                                         TANK_BROKEN)
+    uri = open_all(client, domain, problem, plan)
+    (failing,) = await published(client, uri, "step-not-executable")
+    assert failing.range == types.Range(start=pos(2, 7), end=pos(2, 17))
+    assert failing.message.startswith(
+        "Happening 5 (time 3): (drain p1) cannot start: its at start condition is false: (>= (level) 10) is "
+        "false: (level) is 0 after happening 2 at time 0.5 ((drain p2) start), which decreased it by 10.")
+    assert val_failing_lines(domain, problem, plan, PRECONDITION) == {failing.range.start.line}
+
+    hints = await inlay_hints(client, uri, whole(3))
+    assert [(h.position.line, str(h.label)) for h in hints] == [
+        (0, "start -(idle p1) (level) 20→10 · end +(idle p1)"),
+        (1, "start -(idle p2) (level) 10→0 · end +(idle p2)"),
+    ]
+    hover = await hover_text(client, uri, 2, 10) or ""
+    assert "State before it starts (2 atoms, 4 fluent values):" in hover and "(= (level) 0)" in hover
+
+    state = await state_at(client, uri, 2)
+    assert state["happening"] == {"index": 4, "time": 3.0, "label": "(drain p1) start"}
+    assert "(= (level) 0)" in state["values"]  # type: ignore[operator]
 
 
 async def test_derived_predicate_plan(client: LanguageClient, project: Path) -> None:

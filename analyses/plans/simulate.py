@@ -736,7 +736,7 @@ class _Simulator:
                 continue
             before = next(c[1] for c in changer.changed if c[0] == term)
             parts.append(f"{term_text(term)} is {number_text(value)} after step {changer.index + 1} "
-                         f"{changer.action}, which {_change_verb(before, value)}")
+                         f"{changer.action}, which {change_verb(before, value)}")
         return "; ".join(parts)
 
     def _because(self, missing: Missing, unmet: Unmet, reading: Collection[GroundAtom]) -> Missing:
@@ -792,7 +792,8 @@ def _terms_read(unmet: Unmet) -> list[GroundTerm]:
     return list(found)
 
 
-def _change_verb(before: float | None, after: float) -> str:
+def change_verb(before: float | None, after: float) -> str:
+    """``decreased it by 6``: how a step changed a fluent, for explanations that name who set a value."""
     if before is None:
         return f"set it to {number_text(after)}"
     if math.isfinite(before) and math.isfinite(after):

@@ -57,6 +57,7 @@ from plansight.analyses.plans.simulate import (
     TraceStep,
     Unparsed,
     ValueChange,
+    change_verb,
     metric_value,
     number_text,
     register_temporal,
@@ -636,7 +637,7 @@ class _Temporal:
             return Missing(unmet.text, None, False)
         terms = _terms_of(unmet)
         if terms:  # a numeric condition: name the values it read (they may have flowed since a happening)
-            values = ", ".join(f"{term_text(t)} is {number_text(state.value(t))}" for t in terms)
+            values = ", ".join(self._value_words(t, state) for t in terms)
             return Missing(unmet.text, None, True, values)
         current = set(state.atoms)
         for done in reversed(self.trace):
@@ -645,6 +646,24 @@ class _Temporal:
             if self.world.holds(unmet.formula, State(frozenset(current), state.values), unmet.binding):
                 return Missing(unmet.text, done.index, True)
         return Missing(unmet.text, None, False)
+
+    def _value_words(self, term: GroundTerm, state: State) -> str:
+        """``(level) is 0 after happening 3 at time 0.5 ((drain p2) start), which decreased it by 10``: a
+        value a numeric condition read and the happening that set it, as a sequential plan's explanation
+        names its step; just the value when it has flowed since (a continuous effect or a process)."""
+        value = state.value(term)
+        text = f"{term_text(term)} is {number_text(value)}"
+        changer = next((done for done in reversed(self.trace) if any(c[0] == term for c in done.changed)),
+                       None)
+        if changer is None:
+            initial = value is not None and value == self.initial.value(term)
+            return f"{text} (its initial value)" if initial else text
+        before, after = next((c[1], c[2]) for c in changer.changed if c[0] == term)
+        if value is None or after != value:
+            return text
+        time = self.happenings[changer.index].time
+        return (f"{text} after happening {changer.index + 1} at time {time:g} ({changer.action}), which "
+                f"{change_verb(before, after)}")
 
     def _states(self) -> Iterator[State]:
         """s0 and the state after each happening so far (as the trace rebuilds them)."""
