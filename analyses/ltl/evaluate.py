@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from itertools import repeat
-from operator import attrgetter, contains, eq, itemgetter
+from operator import contains, eq
 from typing import Literal, overload
 
 from plansight.analyses.ltl.depth import too_deep
@@ -84,6 +84,9 @@ def evaluate(formula: LtlFormula, trajectory: Trajectory, scope: LtlScope,
     return prepare(formula, scope).evaluate(trajectory, budget)
 
 
+_DEFAULT_BUDGET = WorkBudget()
+
+
 class PreparedGoal:
     """An LTL goal made ready for evaluation once (which sub-formulas are temporal, which atoms are
     actions, what each quantifier ranges over), to be judged on any number of trajectories."""
@@ -103,7 +106,7 @@ class PreparedGoal:
         if not trajectory:
             failure = Failure(self.formula, format_ltl(self.formula), "cannot hold: no states")
             return LtlEvaluation(False, None, (failure,))
-        evaluator = _Evaluator(trajectory, (budget or WorkBudget()).meter())
+        evaluator = _Evaluator(trajectory, (budget or _DEFAULT_BUDGET).meter())
         try:
             return _judge(evaluator, self._root)
         except BudgetExceeded as exceeded:
@@ -259,20 +262,31 @@ class _Lazy(Sequence[int]):
         raise NotImplementedError
 
 
-class _FromTruth(_Lazy):
+class _Scan(_Lazy):
     """A state formula holds on pairs [i, j) iff it holds at some pair in it: the earliest end is one
-    past the first pair at or after i where it holds."""
+    past the first pair at or after i where it holds, found by evaluating the formula on runs of
+    ``CHUNK`` pairs from i on, each run once."""
 
-    __slots__ = ("truth",)
+    __slots__ = ("env", "evaluator", "node", "truths")
 
-    def __init__(self, size: int, truth: int) -> None:
-        super().__init__(size)
-        self.truth = truth
+    def __init__(self, evaluator: _Evaluator, node: _Node, env: Env) -> None:
+        super().__init__(evaluator.n + 1)
+        self.evaluator, self.node, self.env = evaluator, node, env
+        self.truths: list[int | None] = [None] * evaluator.chunk_count()
 
     def at(self, start: int) -> int:
         """One past the first pair at or after ``start`` where the formula holds (n + 1: none)."""
-        rest = self.truth >> start
-        return start + (rest & -rest).bit_length() if rest else self.size
+        number, offset = divmod(start, CHUNK)
+        while number < len(self.truths):
+            truth = self.truths[number]
+            if truth is None:
+                evaluator = self.evaluator
+                truth = self.truths[number] = evaluator.truth(self.node, self.env, evaluator.chunk(number))
+            rest = truth >> offset
+            if rest:
+                return number * CHUNK + offset + (rest & -rest).bit_length()
+            number, offset = number + 1, 0
+        return self.size
 
 
 class _Composed(_Lazy):
@@ -305,116 +319,147 @@ class _Picked(_Lazy):
         return self.pick(part[start] for part in self.parts)
 
 
+CHUNK = 64
+"""Pairs a state formula is evaluated on at a time: the earliest end from a start needs only the pairs up
+to the first one where the formula holds, which in most goals and plans comes early."""
+
+
+class _Chunk:
+    """Pairs ``first`` .. ``first + size - 1`` of a trajectory, with what state formulas ask of them:
+    last pair first, so that a test of every pair reads as a binary number (bit j: pair first + j)."""
+
+    __slots__ = ("_acting", "_by_name", "actions", "bits", "everything", "states")
+
+    def __init__(self, pairs: Trajectory) -> None:
+        self.states = [state.atoms for state, _ in reversed(pairs)]
+        self.actions = [action for _, action in reversed(pairs)]
+        self.everything = (1 << len(pairs)) - 1
+        self.bits: dict[tuple[bool, GroundAtom], int] = {}
+        self._by_name: dict[tuple[str, int], list[GroundAtom]] | None = None
+        self._acting: set[str] | None = None
+
+    def state_bits(self, atom: GroundAtom) -> int:
+        """The pairs whose state holds ``atom``, tested the first time the goal asks (a state may hold
+        thousands of atoms the goal never names)."""
+        found = self.bits.get((False, atom))
+        if found is None:
+            tests = bytes(map(contains, self.states, repeat(atom)))
+            found = self.bits[False, atom] = int(tests.translate(_BINARY), 2)
+        return found
+
+    def action_bits(self, action: GroundAtom) -> int:
+        """The pairs whose action is ``action``."""
+        found = self.bits.get((True, action))
+        if found is None:
+            tests = bytes(map(eq, self.actions, repeat(action)))
+            found = self.bits[True, action] = int(tests.translate(_BINARY), 2)
+        return found
+
+    def by_name(self) -> dict[tuple[str, int], list[GroundAtom]]:
+        """The actions taken, by name and length."""
+        if self._by_name is None:
+            self._by_name = {}
+            for action in set(self.actions):
+                if action is not None:
+                    self._by_name.setdefault((action[0], len(action)), []).append(action)
+        return self._by_name
+
+    def acting(self) -> set[str]:
+        """Every object some action of these pairs names."""
+        if self._acting is None:
+            named = self.by_name().values()
+            self._acting = {arg for group in named for action in group for arg in action[1:]}
+        return self._acting
+
+    def some_action(self, node: _Node, env: Env) -> int:
+        """``exists x. (a1 or a2 ...)`` over action atoms: the pairs whose action fits one of the atoms with
+        x in the quantifier's range, found by matching the actions taken against the atoms instead of
+        trying every object."""
+        if not node.objects:
+            return 0
+        by_name = self.by_name()
+        variable, objects = node.variable, node.object_set
+        fitting: set[GroundAtom] = set()
+        for atom in node.disjuncts:
+            candidates = by_name.get((atom.name, len(atom.args) + 1))
+            if not candidates:
+                continue
+            if atom.args == ((True, variable),):  # the usual shape: look(x)
+                fitting.update(a for a in candidates if a[1] in objects)
+            else:
+                fitting.update(a for a in candidates if _fits(atom, variable, objects, env, a))
+        if not fitting:
+            return 0
+        return int(bytes(map(fitting.__contains__, self.actions)).translate(_BINARY), 2)
+
+
 class _Evaluator:
     def __init__(self, trajectory: Trajectory, meter: Meter | None = None) -> None:
         self.n = len(trajectory)
         self.trajectory = trajectory
         self.meter = meter or Meter()
-        self._row_cost = 1 + self.n // 64
-        """Units charged per sub-formula evaluated on the whole trajectory: one big-integer operation
-        per 64 pairs for a state formula; temporal forms charge one unit per start on top."""
-        self.all_pairs = (1 << self.n) - 1
-        # last pair first, so that a test of every pair reads as a binary number (bit k: pair k)
-        self._states: list[frozenset[GroundAtom]] | None = None
-        self._actions: list[GroundAtom | None] | None = None
-        self._state_bits: dict[GroundAtom, int] = {}
-        self._action_bits: dict[GroundAtom, int] = {}
-        self._performed: set[GroundAtom] | None = None
+        self._chunks: list[_Chunk | None] = [None] * ((self.n + CHUNK - 1) // CHUNK)
         self._acting: set[str] | None = None
         self._masks: dict[int, int] = {}
+        self._ends: dict[tuple[_Node, tuple[tuple[str, str], ...]], Ends] = {}
 
-    def state_bits(self, atom: GroundAtom) -> int:
-        """The pairs whose state holds ``atom``, worked out the first time the goal asks (a state may hold
-        thousands of atoms the goal never names)."""
-        found = self._state_bits.get(atom)
+    def chunk(self, number: int) -> _Chunk:
+        """The ``number``-th run of ``CHUNK`` pairs, read the first time a state formula needs it."""
+        found = self._chunks[number]
         if found is None:
-            if self._states is None:
-                self._states = list(map(attrgetter("atoms"), map(itemgetter(0), reversed(self.trajectory))))
-            tests = bytes(map(contains, self._states, repeat(atom)))
-            found = self._state_bits[atom] = int(tests.translate(_BINARY), 2)
+            first = number * CHUNK
+            found = self._chunks[number] = _Chunk(self.trajectory[first:first + CHUNK])
         return found
 
-    def action_bits(self, action: GroundAtom) -> int:
-        """The pairs whose action is ``action``."""
-        found = self._action_bits.get(action)
-        if found is None:
-            tests = bytes(map(eq, self.actions(), repeat(action)))
-            found = self._action_bits[action] = int(tests.translate(_BINARY), 2)
-        return found
-
-    def actions(self) -> list[GroundAtom | None]:
-        """The pairs' actions, last first."""
-        if self._actions is None:
-            self._actions = list(map(itemgetter(1), reversed(self.trajectory)))
-        return self._actions
-
-    def performed(self) -> set[GroundAtom]:
-        """Every action the trajectory takes."""
-        if self._performed is None:
-            self._performed = set(self.actions())  # type: ignore[arg-type]
-            self._performed.discard(None)  # type: ignore[arg-type]
-        return self._performed
-
-    def acting(self) -> set[str]:
-        """Every object some action of the trajectory names."""
-        if self._acting is None:
-            self._acting = {arg for action in self.performed() for arg in action[1:]}
-        return self._acting
-
-    def _some_action(self, node: _Node, env: Env) -> int:
-        """``exists x. (a1 or a2 ...)`` over action atoms: the pairs whose action fits one of the atoms with
-        x in the quantifier's range, found by matching the trajectory's actions against the atoms
-        instead of trying every object."""
-        if not node.objects:
-            return 0
-        variable, objects = node.variable, node.object_set
-        fitting = {action for action in self.performed()
-                   if any(_fits(atom, variable, objects, env, action) for atom in node.disjuncts)}
-        if not fitting:
-            return 0
-        return int(bytes(map(fitting.__contains__, self.actions())).translate(_BINARY), 2)
+    def chunk_count(self) -> int:
+        """How many runs of ``CHUNK`` pairs the trajectory has."""
+        return len(self._chunks)
 
     # --- pair by pair (state formulas) ---------------------------------------------------------
 
-    def truth(self, node: _Node, env: Env) -> int:
-        """The pairs at which the state formula ``node`` holds, as a bit set."""
-        self.meter.spend(self._row_cost)
+    def truth(self, node: _Node, env: Env, chunk: _Chunk) -> int:
+        """The pairs of ``chunk`` at which the state formula ``node`` holds, as a bit set."""
+        self.meter.spend(1)
         kind = node.kind
         if kind == _ATOM:
             key = node.key or (node.name, *(env[k] if bound else k for bound, k in node.args))
-            return self.action_bits(key) if node.action else self.state_bits(key)
+            return chunk.action_bits(key) if node.action else chunk.state_bits(key)
         if kind == _AND:
-            result = self.all_pairs
+            result = chunk.everything
             for operand in node.children:
-                result &= self.truth(operand, env)
+                result &= self.truth(operand, env, chunk)
                 if not result:
                     break
             return result
         if kind == _OR:
             result = 0
             for operand in node.children:
-                result |= self.truth(operand, env)
+                result |= self.truth(operand, env, chunk)
             return result
         if kind == _NOT:
-            return self.all_pairs & ~self.truth(node.children[0], env)
+            return chunk.everything & ~self.truth(node.children[0], env, chunk)
         if kind == _IMPLIES:
-            return (self.all_pairs & ~self.truth(node.children[0], env)) | self.truth(node.children[1], env)
+            left, right = node.children
+            return (chunk.everything & ~self.truth(left, env, chunk)) | self.truth(right, env, chunk)
         if kind == _QUANTIFIED:
             if node.disjuncts:
-                return self._some_action(node, env)
+                return chunk.some_action(node, env)
             body, variable = node.children[0], node.variable
-            instances = [(self.truth(body, {**env, variable: o}), times) for o, times in self._objects(node)]
-            return self._quantify(node.formula, instances, self.all_pairs)
+            acting = chunk.acting() if node.actions_only else None
+            instances = [(self.truth(body, {**env, variable: o}, chunk), times)
+                         for o, times in _objects(node, acting)]
+            return self._quantify(node.formula, instances, chunk.everything)
         raise TypeError(f"`then` inside a state formula: {format_ltl(node.formula)}")
 
+    def acting(self) -> set[str]:
+        """Every object some action of the trajectory names."""
+        if self._acting is None:
+            self._acting = {arg for _, action in self.trajectory if action is not None for arg in action[1:]}
+        return self._acting
+
     def _objects(self, node: _Node) -> list[tuple[str, int]]:
-        """The objects a quantifier tries, each with how many objects of its range it stands for."""
-        if not node.actions_only:
-            return [(o, 1) for o in node.objects]
-        acting = self.acting()
-        named = [(o, 1) for o in node.objects if o in acting]
-        idle = [o for o in node.objects if o not in acting]
-        return [*named, (idle[0], len(idle))] if idle else named
+        """The objects a quantifier over a temporal formula tries (see :func:`_objects`)."""
+        return _objects(node, self.acting() if node.actions_only else None)
 
     @staticmethod
     def _quantify(node: LtlFormula, instances: Iterable[tuple[int, int]], everything: int) -> int:
@@ -458,11 +503,19 @@ class _Evaluator:
         return bool(values[start] >> self.n & 1) if kind == "bits" else values[start] <= self.n
 
     def ends(self, node: _Node, env: Env) -> Ends:
-        """Every end of every piece the formula holds on, per start (see above)."""
+        """Every end of every piece the formula holds on, per start (see above); each sub-formula and
+        binding once, since explaining a failure asks again for the parts the verdict needed."""
+        key = (node, tuple(env.items()))
+        found = self._ends.get(key)
+        if found is None:
+            found = self._ends[key] = self._ends_of(node, env)
+        return found
+
+    def _ends_of(self, node: _Node, env: Env) -> Ends:
         n = self.n
         self.meter.spend(n + 1)
         if not node.temporal:
-            return "earliest", _FromTruth(n + 1, self.truth(node, env))
+            return "earliest", _Scan(self, node, env)
         kind = node.kind
         if kind == _THEN:
             current = self.ends(node.children[0], env)
@@ -540,9 +593,9 @@ class _Evaluator:
     def explain(self, node: _Node, env: Env, start: int) -> list[Failure]:
         """The innermost sub-formulas (conjuncts, ``then`` stages, instances) not achieved from ``start``."""
         formula = node.formula
-        text = format_ltl(ground(formula, env))
         if self.holds_to_end(self.ends(node, env), start):
             return []
+        text = format_ltl(ground(formula, env))
         if node.kind == _THEN:
             return self._explain_then(node, env, start, text)
         if node.kind == _AND:
@@ -595,10 +648,20 @@ class _Evaluator:
         return [replace(f, reason=f"{f.reason} ({where}{after})") for f in inner]
 
 
+def _objects(node: _Node, acting: set[str] | None) -> list[tuple[str, int]]:
+    """The objects a quantifier tries, each with how many objects of its range it stands for: with
+    ``acting`` (the objects the actions name; the quantifier's variable appears in action atoms only),
+    one object no action names stands for all of them."""
+    if acting is None:
+        return [(o, 1) for o in node.objects]
+    named = [(o, 1) for o in node.objects if o in acting]
+    idle = [o for o in node.objects if o not in acting]
+    return [*named, (idle[0], len(idle))] if idle else named
+
+
 def _fits(atom: _Node, variable: str, objects: frozenset[str], env: Env, action: GroundAtom) -> bool:
-    """Whether ``action`` is ``atom`` with ``variable`` (any object of ``objects``) and ``env`` put in."""
-    if action[0] != atom.name or len(action) != len(atom.args) + 1:
-        return False
+    """Whether ``action`` (of the atom's name and arity) is ``atom`` with ``variable`` (any object of
+    ``objects``) and ``env`` put in."""
     value = None
     for (bound, key), given in zip(atom.args, action[1:], strict=True):
         if bound and key == variable:
