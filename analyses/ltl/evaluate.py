@@ -593,30 +593,42 @@ class _Evaluator:
     def explain(self, node: _Node, env: Env, start: int) -> list[Failure]:
         """The innermost sub-formulas (conjuncts, ``then`` stages, instances) not achieved from ``start``."""
         formula = node.formula
-        if self.holds_to_end(self.ends(node, env), start):
+        if self._holds_from(node, env, start):
             return []
-        text = format_ltl(ground(formula, env))
+        text = _Text(formula, env)  # written out only for the failures reported
         if node.kind == _THEN:
             return self._explain_then(node, env, start, text)
         if node.kind == _AND:
             failed = [f for o in node.children for f in self.explain(o, env, start)]
-            return failed or [Failure(formula, text, "never holds: its parts never hold together"
+            return failed or [Failure(formula, str(text), "never holds: its parts never hold together"
                                       if not node.temporal else "does not hold")]
         if isinstance(formula, LtlQuantified) and formula.quantifier == "forall":
             for obj in node.objects:
                 failed = self.explain(node.children[0], {**env, node.variable: obj}, start)
                 if failed:
                     return failed
-            return [Failure(formula, text, "never holds for every object at once")]
+            return [Failure(formula, str(text), "never holds for every object at once")]
         if node.kind == _ATOM:
             what = "is never performed" if node.action else "never holds"
-            return [Failure(formula, text, what + _after(start))]
+            return [Failure(formula, str(text), what + _after(start))]
         if isinstance(formula, LtlQuantified) and formula.quantifier == "forn":
-            return [Failure(formula, text, f"never holds for exactly {formula.count} objects{_after(start)}")]
+            reason = f"never holds for exactly {formula.count} objects{_after(start)}"
+            return [Failure(formula, str(text), reason)]
         reason = "does not hold" if node.temporal else "never holds" + _after(start)
-        return [Failure(formula, text, reason)]
+        return [Failure(formula, str(text), reason)]
 
-    def _explain_then(self, node: _Node, env: Env, start: int, text: str) -> list[Failure]:
+    def _holds_from(self, node: _Node, env: Env, start: int) -> bool:
+        """Whether ``node`` holds on the pairs from ``start`` to the end (a state formula: at some pair)."""
+        if node.temporal:
+            return self.holds_to_end(self.ends(node, env), start)
+        number, offset = divmod(start, CHUNK)
+        while number < len(self._chunks):
+            if self.truth(node, env, self.chunk(number)) >> offset:
+                return True
+            number, offset = number + 1, 0
+        return False
+
+    def _explain_then(self, node: _Node, env: Env, start: int, text: _Text) -> list[Failure]:
         """The first stage that no split reaches; the stages before it were achieved (earliest first)."""
         parts = [self.ends(stage, env) for stage in node.children]
         if all(kind == "earliest" for kind, _ in parts):
@@ -626,7 +638,7 @@ class _Evaluator:
                 if end > self.n:
                     return self._stage_failed(node, env, text, number, begin, done_at, True)
                 begin, done_at = end, end - 1
-            return [Failure(node.formula, text, "does not hold")]  # pragma: no cover - the caller checked it
+            return [Failure(node.formula, str(text), "does not hold")]  # pragma: no cover - caller checked
         reached, done_at = 1 << start, start
         for number, part in enumerate(parts, 1):
             following = _union_at(self.bits(part), reached & ~(1 << self.n))
@@ -635,9 +647,9 @@ class _Evaluator:
                 return self._stage_failed(node, env, text, number, begin, done_at, not following)
             reached = following
             done_at = (following & -following).bit_length() - 2
-        return [Failure(node.formula, text, "does not hold")]  # pragma: no cover - the caller checked it
+        return [Failure(node.formula, str(text), "does not hold")]  # pragma: no cover - checked by the caller
 
-    def _stage_failed(self, node: _Node, env: Env, text: str, number: int, begin: int, done_at: int,
+    def _stage_failed(self, node: _Node, env: Env, text: _Text, number: int, begin: int, done_at: int,
                       unreached: bool) -> list[Failure]:
         stage = node.children[number - 1]
         inner = self.explain(stage, env, begin) if unreached else []
@@ -646,6 +658,20 @@ class _Evaluator:
         where = f"stage {number} of {len(node.children)} in `{text}`"
         after = f", after stage {number - 1} was achieved at step {done_at}" if number > 1 else ""
         return [replace(f, reason=f"{f.reason} ({where}{after})") for f in inner]
+
+
+class _Text:
+    """A sub-formula with its variables bound, written out (once) only if a failure message quotes it."""
+
+    __slots__ = ("_env", "_formula", "_text")
+
+    def __init__(self, formula: LtlFormula, env: Env) -> None:
+        self._formula, self._env, self._text = formula, env, ""
+
+    def __str__(self) -> str:
+        if not self._text:
+            self._text = format_ltl(ground(self._formula, self._env))
+        return self._text
 
 
 def _objects(node: _Node, acting: set[str] | None) -> list[tuple[str, int]]:
