@@ -619,8 +619,9 @@ class _Evaluator:
 
     def _holds_from(self, node: _Node, env: Env, start: int) -> bool:
         """Whether ``node`` holds on the pairs from ``start`` to the end (a state formula: at some pair)."""
-        if node.temporal:
-            return self.holds_to_end(self.ends(node, env), start)
+        known = self._ends.get((node, tuple(env.items())))
+        if known is not None or node.temporal:
+            return self.holds_to_end(known or self.ends(node, env), start)
         number, offset = divmod(start, CHUNK)
         while number < len(self._chunks):
             if self.truth(node, env, self.chunk(number)) >> offset:
@@ -657,7 +658,7 @@ class _Evaluator:
             inner = [Failure(stage.formula, format_ltl(ground(stage.formula, env)), "is not achieved")]
         where = f"stage {number} of {len(node.children)} in `{text}`"
         after = f", after stage {number - 1} was achieved at step {done_at}" if number > 1 else ""
-        return [replace(f, reason=f"{f.reason} ({where}{after})") for f in inner]
+        return [Failure(f.node, f.text, f"{f.reason} ({where}{after})") for f in inner]
 
 
 class _Text:
