@@ -21,7 +21,7 @@ from itertools import repeat
 from operator import contains, eq
 from typing import Literal, overload
 
-from plansight.analyses.ltl.depth import too_deep
+from plansight.analyses.ltl.depth import MAX_DEPTH, too_deep
 from plansight.analyses.ltl.scope import LtlScope
 from plansight.analyses.model.ltl import (
     LtlAnd,
@@ -95,9 +95,11 @@ class PreparedGoal:
 
     def __init__(self, formula: LtlFormula, scope: LtlScope) -> None:
         self.formula = formula
-        deep = too_deep(formula)
-        self._too_deep = None if deep is None else f"not evaluated: {deep}"
-        self._root = _prepare(formula, scope) if deep is None else None
+        try:
+            self._root: _Node | None = _prepare(formula, scope)
+            self._too_deep: str | None = None
+        except _TooDeep:  # stopped at MAX_DEPTH + 1 levels, far from the recursion limit
+            self._root, self._too_deep = None, f"not evaluated: {too_deep(formula)}"
 
     def evaluate(self, trajectory: Trajectory, budget: WorkBudget | None = None) -> LtlEvaluation:
         """Like :func:`evaluate` for this goal and its scope."""
@@ -192,18 +194,27 @@ class _Node:
     stands for all."""
 
 
-def _prepare(formula: LtlFormula, scope: LtlScope, bound: frozenset[str] = frozenset()) -> _Node:
-    """The prepared tree (recursive: callers check ``too_deep`` first)."""
+class _TooDeep(Exception):
+    """The formula nests deeper than ``MAX_DEPTH``."""
+
+
+_NONE: frozenset[str] = frozenset()
+
+
+def _prepare(formula: LtlFormula, scope: LtlScope, bound: frozenset[str] = _NONE, depth: int = 1) -> _Node:
+    """The prepared tree; raises :class:`_TooDeep` past ``MAX_DEPTH`` levels, before recursing further."""
+    if depth > MAX_DEPTH:
+        raise _TooDeep
     if isinstance(formula, LtlAtom):
         args = tuple((a.key in bound, a.key) for a in formula.args)
         key = None if any(v for v, _ in args) else (formula.name.key, *(k for _, k in args))
         action = scope.is_action(formula.name.key)
-        used = frozenset() if action else frozenset(k for v, k in args if v)
+        used = _NONE if action or key is not None else frozenset(k for v, k in args if v)
         return _Node(formula, _ATOM, False, name=formula.name.key, args=args, key=key, action=action,
                      state_variables=used)
     if isinstance(formula, LtlQuantified):
         variable = formula.variable.key
-        body = _prepare(formula.body, scope, bound | {variable})
+        body = _prepare(formula.body, scope, bound | {variable}, depth + 1)
         objects = tuple(scope.range_of(formula))
         disjuncts = _action_disjuncts(body) if formula.quantifier == "exists" else ()
         return _Node(formula, _QUANTIFIED, body.temporal, (body,), objects=objects, variable=variable,
@@ -218,9 +229,10 @@ def _prepare(formula: LtlFormula, scope: LtlScope, bound: frozenset[str] = froze
         kind, parts = _THEN, formula.stages
     else:
         kind, parts = (_AND if isinstance(formula, LtlAnd) else _OR), formula.operands
-    children = tuple(_prepare(p, scope, bound) for p in parts)
+    children = tuple(_prepare(p, scope, bound, depth + 1) for p in parts)
+    used = _NONE if not bound else frozenset().union(*(c.state_variables for c in children))
     return _Node(formula, kind, kind == _THEN or any(c.temporal for c in children), children,
-                 state_variables=frozenset().union(*(c.state_variables for c in children)))
+                 state_variables=used)
 
 
 def _action_disjuncts(node: _Node) -> tuple[_Node, ...]:
@@ -328,31 +340,40 @@ class _Chunk:
     """Pairs ``first`` .. ``first + size - 1`` of a trajectory, with what state formulas ask of them:
     last pair first, so that a test of every pair reads as a binary number (bit j: pair first + j)."""
 
-    __slots__ = ("_acting", "_by_name", "actions", "bits", "everything", "states")
+    __slots__ = ("_acting", "_actions", "_by_name", "_pairs", "_performed", "_tested", "everything", "states")
 
     def __init__(self, pairs: Trajectory) -> None:
+        self._pairs = pairs
         self.states = [state.atoms for state, _ in reversed(pairs)]
-        self.actions = [action for _, action in reversed(pairs)]
         self.everything = (1 << len(pairs)) - 1
-        self.bits: dict[tuple[bool, GroundAtom], int] = {}
+        self._tested: dict[GroundAtom, int] = {}
+        self._performed: dict[GroundAtom, int] = {}
+        self._actions: list[GroundAtom | None] | None = None
         self._by_name: dict[tuple[str, int], list[GroundAtom]] | None = None
         self._acting: set[str] | None = None
+
+    @property
+    def actions(self) -> list[GroundAtom | None]:
+        """The pairs' actions, last first (read the first time an action atom asks)."""
+        if self._actions is None:
+            self._actions = [action for _, action in reversed(self._pairs)]
+        return self._actions
 
     def state_bits(self, atom: GroundAtom) -> int:
         """The pairs whose state holds ``atom``, tested the first time the goal asks (a state may hold
         thousands of atoms the goal never names)."""
-        found = self.bits.get((False, atom))
+        found = self._tested.get(atom)
         if found is None:
             tests = bytes(map(contains, self.states, repeat(atom)))
-            found = self.bits[False, atom] = int(tests.translate(_BINARY), 2)
+            found = self._tested[atom] = int(tests.translate(_BINARY), 2)
         return found
 
     def action_bits(self, action: GroundAtom) -> int:
         """The pairs whose action is ``action``."""
-        found = self.bits.get((True, action))
+        found = self._performed.get(action)
         if found is None:
             tests = bytes(map(eq, self.actions, repeat(action)))
-            found = self.bits[True, action] = int(tests.translate(_BINARY), 2)
+            found = self._performed[action] = int(tests.translate(_BINARY), 2)
         return found
 
     def by_name(self) -> dict[tuple[str, int], list[GroundAtom]]:
