@@ -124,10 +124,11 @@ def prepare(formula: LtlFormula, scope: LtlScope) -> PreparedGoal:
 def _judge(evaluator: _Evaluator, formula: _Node) -> LtlEvaluation:
     n = evaluator.n
     kind, values = evaluator.ends(formula, {})
-    if kind != "bits" and values[0] <= n:
-        return LtlEvaluation(True, values[0] - 1)
-    if kind == "bits" and values[0] >> n & 1:
-        return LtlEvaluation(True, (values[0] & -values[0]).bit_length() - 2)
+    first = values[0]
+    if kind != "bits" and first <= n:
+        return LtlEvaluation(True, first - 1)
+    if kind == "bits" and first >> n & 1:
+        return LtlEvaluation(True, (first & -first).bit_length() - 2)
     return LtlEvaluation(False, None, tuple(evaluator.explain(formula, {}, 0)))
 
 
@@ -265,9 +266,9 @@ class _Lazy(Sequence[int]):
     @overload
     def __getitem__(self, index: slice) -> Sequence[int]: ...
     def __getitem__(self, index: int | slice) -> int | Sequence[int]:
-        if isinstance(index, slice):
-            return list(self)[index]
-        return self.at(index)
+        if type(index) is int:
+            return self.at(index)
+        return list(self)[index]
 
     def at(self, start: int) -> int:
         """The earliest end from ``start``."""
@@ -282,7 +283,7 @@ class _Scan(_Lazy):
     __slots__ = ("env", "evaluator", "node", "truths")
 
     def __init__(self, evaluator: _Evaluator, node: _Node, env: Env) -> None:
-        super().__init__(evaluator.n + 1)
+        self.size = evaluator.n + 1
         self.evaluator, self.node, self.env = evaluator, node, env
         self.truths: list[int | None] = [None] * evaluator.chunk_count()
 
