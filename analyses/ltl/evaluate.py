@@ -365,8 +365,13 @@ class _Chunk:
         thousands of atoms the goal never names)."""
         found = self._tested.get(atom)
         if found is None:
-            tests = bytes(map(contains, self.states, repeat(atom)))
-            found = self._tested[atom] = int(tests.translate(_BINARY), 2)
+            if len(self.states) > 12:
+                found = int(bytes(map(contains, self.states, repeat(atom))).translate(_BINARY), 2)
+            else:  # a few pairs: a plain loop costs less than building the binary number
+                found = 0
+                for atoms in self.states:
+                    found = found << 1 | (atom in atoms)
+            self._tested[atom] = found
         return found
 
     def action_bits(self, action: GroundAtom) -> int:
