@@ -1,6 +1,7 @@
 """LTL goal evaluation and goal F1 next to the Embodied Agent Interface's own code, in one run.
 
-EAI_SRC=/path/to/embodied-agent-interface python benchmarks/ltl_side_by_side.py [--short N] [--json OUT]
+EAI_SRC=/path/to/embodied-agent-interface \\
+    python benchmarks/ltl_side_by_side.py [--short N] [--scene N] [--json OUT]
 
 The Embodied Agent Interface (Li et al. 2024, "Embodied Agent Interface: Benchmarking LLMs for
 Embodied Decision Making") is not a dependency of plansight: clone its repository
@@ -10,11 +11,15 @@ plansight's benchmark environment has; the benchmark puts ``$EAI_SRC/src`` on th
 
 Evaluation: every VirtualHome goal of its ``task_state_LTL_formula_accurate.json`` is parsed once by
 each tool, then evaluated on the same trajectories: ``--short`` of 3 to 10 steps and one of 300 steps
-per goal, built from a fixed seed out of the goal's own atoms and objects (plus four more objects); each atom is true with probability 0.3 in
-each state, actions drawn from the goal's action atoms). Only evaluation is timed (thread CPU time,
-the fastest of three runs of the whole set): the reference's ``eval_simple_tl`` against plansight's
-``evaluate``. "disagree" counts pairs whose answers differ: the reference's ``then`` takes the
-earliest split of each stage, plansight tries every split (docs/metrics.md, LTL goals).
+per goal, built from a fixed seed out of the goal's own atoms and objects (plus four more objects):
+each atom is true with probability 0.3 in each state, actions are drawn from the goal's action atoms.
+``--scene N`` adds N relations over N / 4 more objects to every state (a VirtualHome scene graph holds
+hundreds), each missing from a state with probability 0.05. Only evaluation is timed (thread CPU
+time, the fastest of three runs of the whole set): the reference's ``eval_simple_tl`` against
+plansight's ``evaluate`` from the parsed formula, and against ``prepare(formula, scope)`` done once
+per goal then ``.evaluate(trajectory)`` (the counterpart of the reference's parsed expression
+objects). "disagree" counts pairs whose answers differ: the reference's ``then`` takes the earliest
+split of each stage, plansight tries every split (docs/metrics.md, LTL goals).
 
 Goal F1: the 100 BEHAVIOR tasks of its goal-interpretation data (``all_conditions.json``,
 ``100_selected_demos.txt``), each goal ``(o11 or o12 ...) and (o21 or ...)`` over the options of
@@ -116,9 +121,10 @@ def evaluation(eai: Path, short: int, scene_size: int, seed: int = 17) -> dict[s
         for kind, lengths in (("short", [rng.randint(3, 10) for _ in range(short)]), ("300 steps", [300])):
             for length in lengths:
                 states, steps = _trajectory(atoms, set(actions), objects, length, rng, scene)
-                eai_trajectory = tl.StateActionSequence(
-                    [tl.State(objects, [tl.Proposition(s[0], list(s[1:])) for s in state]) for state in states],
-                    [tl.Action(s[0], list(s[1:])) for s in steps])
+                eai_states = [tl.State(objects, [tl.Proposition(s[0], list(s[1:])) for s in state])
+                              for state in states]
+                eai_actions = [tl.Action(s[0], list(s[1:])) for s in steps]
+                eai_trajectory = tl.StateActionSequence(eai_states, eai_actions)
                 ours = [(State.of(tuple(x.lower() for x in s) for s in state),
                          tuple(x.lower() for x in steps[k]) if k < len(steps) else None)
                         for k, state in enumerate(states)]
