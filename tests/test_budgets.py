@@ -165,7 +165,8 @@ def _blocks() -> tuple[Domain, Problem, Plan]:
 
 def test_an_ltl_evaluation_past_its_budget_is_unknown_with_the_reason() -> None:
     domain, problem, plan = _blocks()
-    formula = parse_ltl("forall x. (forall y. (forall z. (not on(x, y) then on(y, z))))").formula
+    # four nested quantifiers: 81 temporal instances, well past the budget's first check (2,048 units)
+    formula = parse_ltl("forall w. (forall x. (forall y. (forall z. (not on(x, y) then on(z, w)))))").formula
     assert formula is not None
     pairs = trajectory(simulate(domain, problem, plan))
     scope = ltl_scope(formula, domain, problem)

@@ -135,8 +135,8 @@ def test_the_mistake_examples_get_each_category() -> None:
 
 def test_set_f1_treats_the_action_sequence_as_one_element() -> None:
     scope = LtlScope.abstract(["a", "b", "c"], ["pick-up", "stack"])
-    [goal], _ = simple_expansions(parse_ltl("pick-up(a) then stack(a, b) then on(a, b) and clear(a)").formula,
-                                  scope)  # type: ignore[arg-type]
+    [goal] = simple_expansions(parse_ltl("pick-up(a) then stack(a, b) then on(a, b) and clear(a)").formula,
+                               scope)  # type: ignore[arg-type]
     assert goal.elements() == {("action-sequence", "pick-up a", "stack a b"), ("+", "on", "a", "b"),
                                ("+", "clear", "a")}
     assert set_f1(frozenset(), frozenset()) == (1.0, 1.0, 1.0)
@@ -156,7 +156,7 @@ def test_f1_takes_the_best_simple_expansion_of_the_reference() -> None:
 
 def test_f1_expands_forall_forn_or_and_pushes_negation_inward() -> None:
     scope = LtlScope.abstract(["a", "b"])
-    expand = lambda text: sorted(g.text() for g in simple_expansions(parse_ltl(text).formula, scope)[0])  # type: ignore[arg-type]  # noqa: E731
+    expand = lambda text: sorted(g.text() for g in simple_expansions(parse_ltl(text).formula, scope))  # type: ignore[arg-type]  # noqa: E731
     assert expand("forall x. (clear(x))") == ["clear(a) and clear(b)"]
     assert expand("forn 1. x. (clear(x))") == ["clear(a)", "clear(b)"]
     assert expand("not (p() or q())") == ["not p() and not q()"]

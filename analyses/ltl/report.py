@@ -88,8 +88,6 @@ def ltl_report(formula: LtlFormula | None, domain: Domain | None, problem: Probl
         except BudgetExceeded as exceeded:
             exceeded.where = "the goal F1"
             notes.append(f"goal F1 not computed: {exceeded.reason}")
-        if f1 is not None and f1.truncated:
-            notes.append("goal F1: the expansions into simple goals were cut off; the F1 is a lower bound")
     if plan is None:
         return LtlReport(None, None, (), f1, tuple(notes))
     if domain is None or problem is None:

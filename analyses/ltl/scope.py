@@ -80,6 +80,8 @@ class LtlScope:
         """The objects ``quantifier`` ranges over: its narrowed range, or every object when nothing narrowed
         it.
         """
+        if not self.ranges:  # no file narrowed any range (and hashing a quantifier walks its body)
+            return self.objects
         found = self.ranges.get(quantifier)
         return found.objects if found is not None else self.objects
 
