@@ -64,7 +64,14 @@ from plansight.analyses.plans.simulate import (
     step_text,
 )
 from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
-from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate, ground_term, term_text
+from plansight.analyses.semantics.fluents import (
+    UndefinedValue,
+    compare,
+    evaluate,
+    ground_term,
+    term_text,
+    with_duration,
+)
 from plansight.analyses.semantics.state import GroundTerm, State, StateDiff
 from plansight.analyses.semantics.world import (
     Binding,
@@ -256,6 +263,7 @@ class _Temporal:
                 continue
             parts = durative_parts(world, compiled)
             duration = step.duration.value if step.duration is not None else 0.0
+            binding = with_duration(binding, duration)  # `(decrease (fuel ?r) (* ?duration 2))` reads it
             pending.append(_Pending(Snap("start", index, text, start, step.span), (start, index, 0),
                                     parts.at_start, parts.start_effect, binding, duration, parts))
             end = start + duration  # in floating point, as VAL adds them: the grouping below depends on it

@@ -24,6 +24,19 @@ Binding = Mapping[str, str]
 
 _NO_NUMBERS: Mapping[str, float] = {}
 
+DURATION = "?duration"
+"""The variable a durative action's conditions and effects read its step's duration from."""
+
+
+def with_duration(binding: Binding, duration: float) -> dict[str, str]:
+    """``binding`` with ``?duration`` bound to the step's duration, as the exact text of the float.
+
+    The duration travels inside the binding because every compiled condition and effect of the world
+    already receives one: ``(at end (decrease (fuel ?r) (* ?duration 2)))``, an ``over all`` comparison
+    with ``?duration`` and a ``when`` inside a ``forall`` all read it without a second channel (``repr``
+    of a float reads back as the same float)."""
+    return {**binding, DURATION: repr(duration)}
+
 
 class Valuation(Protocol):
     """What an expression reads values from: a :class:`~plansight.analyses.semantics.state.State`, or the
@@ -69,9 +82,11 @@ def evaluate(expr: NumericExpr, binding: Binding, state: Valuation,
         return value
     if isinstance(expr, Name):
         found = numbers.get(expr.key)
-        if found is None:
-            raise UndefinedValue(f"{expr.display} has no numeric value here")
-        return found
+        if found is not None:
+            return found
+        if expr.key == DURATION and DURATION in binding:  # a durative step's duration (see with_duration)
+            return float(binding[DURATION])
+        raise UndefinedValue(f"{expr.display} has no numeric value here")
     values = [evaluate(arg, binding, state, numbers) for arg in expr.args]
     return _arithmetic(expr, values)
 

@@ -1193,7 +1193,6 @@ _KIND_INTRO = {
     "object fluents": "the domain has",
     "non-linear continuous effects (a rate reads a fluent that changes continuously)": "the domain has",
     "continuous effects under `forall` or `when`": "the domain has",
-    "numeric effects that read `?duration`": "the domain has",
 }
 
 
@@ -1316,8 +1315,6 @@ def _durative_reasons(action: Action, where: str, add: Callable[[str, str], None
                 elif not _linear_rate(node, flowing):
                     add("non-linear continuous effects (a rate reads a fluent that changes continuously)",
                         where)
-            elif "?duration" in names:
-                add("numeric effects that read `?duration`", where)
         elif isinstance(node, Modal):
             add(f"non-deterministic effects (`{node.op}`)", where)
         elif isinstance(node, When):
