@@ -357,13 +357,14 @@ def test_the_fixture_domains_lint_clean(name: str) -> None:
     assert [d.code for d in check_problem(problem, domain) if d.severity.value in ("error", "warning")] == []
 
 
-def test_a_rule_body_with_a_construct_the_world_does_not_model_is_not_trusted() -> None:
+@pytest.mark.parametrize(("value", "valid"), [(2, True), (1, False)])
+def test_a_rule_body_that_compares_values_reads_the_state(value: int, valid: bool) -> None:
     domain, problem = models(
         "(define (domain d) (:requirements :derived-predicates :fluents) (:predicates (p)) (:functions (f)) "
         "(:derived (p) (> (f) 1)) (:action a :parameters () :precondition (p) :effect ()))",
-        "(define (problem x) (:domain d) (:init (= (f) 2)) (:goal (p)))")
+        f"(define (problem x) (:domain d) (:init (= (f) {value})) (:goal (p)))")
     result = simulate(domain, problem, plan_of("(a)"))
-    assert result.valid is None and "rules compare numeric values (`p`)" in (result.skipped_reason or "")
+    assert result.skipped_reason is None and result.valid is valid
 
 
 def test_a_derived_goal_that_does_not_hold_is_explained_in_the_lint_message() -> None:

@@ -11,7 +11,8 @@ import pytest
 from val_oracle import INVALID, VALID, assert_agree, compare_with_mutations, run_plansight
 
 FIXTURES = Path(__file__).parent / "fixtures" / "beyond_classical" / "nulls"
-DOMAIN, PROBLEM, PLAN = FIXTURES / "rover-domain.pddl", FIXTURES / "rover-problem.pddl", FIXTURES / "rover.plan"
+DOMAIN, PROBLEM = FIXTURES / "rover-domain.pddl", FIXTURES / "rover-problem.pddl"
+PLAN = FIXTURES / "rover.plan"
 
 
 def test_the_valid_plan_is_simulated_with_the_durations_values() -> None:

@@ -154,8 +154,6 @@ def test_check_call_categories() -> None:
     ("(:functions (x)) (:durative-action fly :parameters () :duration (= ?duration 1) "
      ":condition (at start (p)) :effect (increase (x) (* #t (x))))", "", "non-linear continuous effects"),
     ("(:derived (q) (not (q)))", "", "`q` depends on its own negation"),
-    ("(:functions (f)) (:derived (q) (> (f) 1))", "",
-     "derived predicates whose rules compare numeric values (`q`)"),
     ("", "(:constraints (always (sometime (p))))", "nested trajectory constraints"),
 ])
 def test_unsupported_constructs_are_named_and_skip_simulation(extra_domain: str, extra_problem: str,

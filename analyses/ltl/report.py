@@ -46,7 +46,8 @@ def trajectory(simulation: Simulation) -> list[Pair]:
     states = list(simulation.states())
     world = simulation.world
     if world is not None and world.derived is not None:  # an LTL atom may name a derived predicate
-        states = [State(state.atoms | world.derived_atoms(state.atoms), state.values) for state in states]
+        states = [State(state.atoms | world.derived_atoms(state.atoms, state.values), state.values)
+                  for state in states]
     pairs: list[Pair] = []
     for index, state in enumerate(states):
         step = _acting(simulation, index) if index < len(states) - 1 else None

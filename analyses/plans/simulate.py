@@ -44,6 +44,7 @@ from plansight.analyses.plans.constraints import (
     has_pddl3,
 )
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
+from plansight.analyses.semantics.derived import DerivedRules
 from plansight.analyses.semantics.fluents import UndefinedValue, evaluate, ground_term, term_text
 from plansight.analyses.semantics.state import EMPTY, GroundTerm, State
 from plansight.analyses.semantics.world import (
@@ -362,7 +363,8 @@ class Simulation:
         apart from the basic atoms of :meth:`state_before`."""
         if self.world is None or self.world.derived is None:
             return frozenset()
-        return self.world.derived_atoms(self.state_before(index).atoms)
+        state = self.state_before(index)
+        return self.world.derived_atoms(state.atoms, state.values)
 
     def state_after(self, index: int) -> State:
         """The state after step ``index`` (0-based), i.e. before the next one."""
@@ -536,9 +538,12 @@ class _Simulator:
         rules = world.derived
         closure: frozenset[GroundAtom] = frozenset()
         reading: Collection[GroundAtom] = state
+        unreadable: UndefinedValue | None = None
+        """A rule compared an undefined value while closing the current state: the next step fails on it
+        (VAL: "Attempt to access undefined numeric expression" at the happening that reads the rules)."""
         if rules is not None:
             self.stage = "closure"
-            closure = rules.closure(state)
+            closure, unreadable = _closed(rules, state)
             reading = WithDerived(state, closure)
         for index, step in enumerate(self.steps):
             meter.spend(1)
@@ -557,6 +562,8 @@ class _Simulator:
                 failure = self._static_failure(index, step, ground.problem)
                 break
             try:
+                if unreadable is not None:
+                    raise unreadable
                 if not ground.applicable(reading):
                     failure = self._runtime_failure(index, step, state, reading, ground.binding)
                     break
@@ -580,11 +587,13 @@ class _Simulator:
             state.update(added)
             if not added and not deleted and all(c[0] in COST_TERMS for c in changed):
                 self.redundant.append(index)  # what it costs does not make a step useful
-            if rules is None or not _touches(rules.reads, added, deleted):
+            if rules is None or not (_touches(rules.reads, added, deleted) or (
+                    rules.functions and any(c[0][0] in rules.functions for c in changed))):
                 trace.append(TraceStep(index, step, added, deleted, changed))
                 continue
             self.stage = "closure"
-            before, closure = closure, rules.closure(state)
+            before = closure
+            closure, unreadable = _closed(rules, state)
             reading = WithDerived(state, closure)
             trace.append(TraceStep(index, step, added, deleted, changed, tuple(sorted(closure - before)),
                                    tuple(sorted(before - closure))))
@@ -613,7 +622,8 @@ class _Simulator:
             unsatisfied.append(text)
             if rules is not None and isinstance(formula, Atom) and formula.predicate.key in rules.heads:
                 atom = (formula.predicate.key, *(a.key for a in formula.args))
-                why.append(f"{text} is false: {rules.explain(atom, self.world.full_atoms(state.atoms))}")
+                full = self.world.full_atoms(state.atoms, state.values)
+                why.append(f"{text} is false: {rules.explain(atom, full)}")
         return Goals(tuple(satisfied), tuple(unsatisfied), tuple(why))
 
     def _undefined_failure(self, index: int, step: PlanStep, undefined: UndefinedValue) -> Failure:
@@ -759,6 +769,15 @@ class _Simulator:
             return (f"{missing.text} is false: it stopped holding after step "
                     f"{missing.stopped_after + 1} {stopped.action}")
         return f"{missing.text} is false and has not held at any point so far"
+
+
+def _closed(rules: DerivedRules, state: set[GroundAtom]
+            ) -> tuple[frozenset[GroundAtom], UndefinedValue | None]:
+    """The closure of ``state``, or none and the undefined value a rule's comparison read."""
+    try:
+        return rules.closure(state), None
+    except UndefinedValue as undefined:
+        return frozenset(), undefined
 
 
 def _touches(predicates: Set[str], added: Sequence[GroundAtom], deleted: Sequence[GroundAtom]) -> bool:

@@ -629,12 +629,13 @@ class _Temporal:
         atom, the closures of the states after each happening; with the reason no rule derives it)."""
         rules = self.world.derived
         if unmet.atom is not None and rules is not None and unmet.atom[0] in rules.heads:
-            full = self.world.full_atoms(state.atoms)
+            full = self.world.full_atoms(state.atoms, state.values)
             because = rules.explain(unmet.atom, full) if unmet.positive else None
             states = list(self._states())
             for index in range(len(states) - 1, 0, -1):
-                was = unmet.atom in self.world.derived_atoms(states[index - 1].atoms)
-                now = unmet.atom in self.world.derived_atoms(states[index].atoms)
+                before, after = states[index - 1], states[index]
+                was = unmet.atom in self.world.derived_atoms(before.atoms, before.values)
+                now = unmet.atom in self.world.derived_atoms(after.atoms, after.values)
                 if was != now and now != unmet.positive:
                     return Missing(unmet.text, index - 1, True, because=because)
             return Missing(unmet.text, None, False, because=because)

@@ -32,9 +32,11 @@ from dataclasses import dataclass, field
 from plansight.analyses.model.pddl import (
     And,
     Atom,
+    Comparison,
     DerivedPredicate,
     Domain,
     Formula,
+    FunctionTerm,
     Imply,
     Not,
     Or,
@@ -42,11 +44,13 @@ from plansight.analyses.model.pddl import (
     TimeSpecified,
     TypedName,
     When,
+    numeric_terms,
     walk,
 )
 from plansight.analyses.model.printer import print_formula
 from plansight.analyses.semantics.budget import Meter
-from plansight.analyses.semantics.state import GroundAtom
+from plansight.analyses.semantics.fluents import UndefinedValue
+from plansight.analyses.semantics.state import GroundAtom, GroundTerm
 
 Atoms = Collection[GroundAtom]
 Binding = Mapping[str, str]
@@ -59,6 +63,28 @@ product of nested ``or``\\ s grows exponentially and a residual check is exact a
 _VARIABLE = re.compile(r"\?[^\s()]+")
 SHOWN_VALUES = 3
 """Objects named in an explanation before the rest are counted (``?z = b, c, d and 2 more``)."""
+
+
+class ValuedAtoms(set[GroundAtom]):
+    """The atoms a closure grows, with the state's fluent values beside them, so that a rule body's
+    comparison (``(:derived (low ?r) (< (fuel ?r) 5))``) reads the state it is closed over."""
+
+    __slots__ = ("values",)
+
+    def __init__(self, atoms: Iterable[GroundAtom], values: Mapping[GroundTerm, float]) -> None:
+        super().__init__(atoms)
+        self.values = values
+
+    def value(self, term: GroundTerm) -> float | None:
+        """The value of a ground function term, None when it is undefined."""
+        return self.values.get(term)
+
+
+def _functions_read(rules: Sequence[DerivedPredicate]) -> frozenset[str]:
+    """The functions the rules' comparisons read: a closure depends on their values."""
+    return frozenset(
+        term.function.key for rule in rules for node in walk(rule.body) if isinstance(node, Comparison)
+        for side in (node.left, node.right) for term in numeric_terms(side) if isinstance(term, FunctionTerm))
 
 
 # --- stratification -------------------------------------------------------------------------------
@@ -332,6 +358,9 @@ class DerivedRules:
         self.reads = frozenset(
             inner.predicate.key for rule in rules for inner in walk(rule.body) if isinstance(inner, Atom))
         """Every predicate a rule body mentions: a step changing none of them keeps the closure."""
+        self.functions = _functions_read(rules)
+        """Every function a rule body compares: a step changing none of their values (nor an atom of
+        :attr:`reads`) keeps the closure; empty for rules over atoms only."""
 
     @property
     def stratified(self) -> bool:
@@ -354,12 +383,19 @@ class DerivedRules:
 
     # --- closure ----------------------------------------------------------------------------------
 
-    def closure(self, basic: Atoms) -> frozenset[GroundAtom]:
-        """The derived atoms that hold over ``basic`` (the least fixpoint, stratum by stratum)."""
+    def closure(self, basic: Atoms,
+                values: Mapping[GroundTerm, float] | None = None) -> frozenset[GroundAtom]:
+        """The derived atoms that hold over ``basic`` (the least fixpoint, stratum by stratum). Rules that
+        compare numbers read ``values`` (by default those ``basic`` carries, when it is a valued set)."""
         if not self.stratified:
             return frozenset()
         meter = self._meter()
-        full: set[GroundAtom] = set(basic)
+        full: set[GroundAtom]
+        if self.functions:
+            given = values if values is not None else getattr(basic, "values", None)
+            full = ValuedAtoms(basic, given if isinstance(given, Mapping) else {})
+        else:
+            full = set(basic)
         reads = self.reads
         index = _Index(atom for atom in basic if atom[0] in reads)
         derived: set[GroundAtom] = set()
@@ -505,8 +541,11 @@ class DerivedRules:
             survivors = []
             for candidate in candidates:
                 meter.spend(1)
-                if check(full, candidate):
-                    survivors.append(candidate)
+                try:
+                    if check(full, candidate):
+                        survivors.append(candidate)
+                except UndefinedValue as undefined:  # a comparison reads a value the state lacks
+                    return f"{print_formula(literal.formula)} reads an undefined value ({undefined.text})"
             if not survivors:
                 if literal.predicate is None and len(candidates) == 1 and self._unmet:
                     parts = self._unmet(literal.formula, full, candidates[0])

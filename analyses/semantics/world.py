@@ -30,7 +30,7 @@ from __future__ import annotations
 import itertools
 import math
 import re
-from collections.abc import Callable, Collection, Container, Iterator, Mapping, Sequence
+from collections.abc import Callable, Collection, Container, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import NamedTuple
@@ -66,8 +66,15 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import Accepted, ObjectTable, Signatures, accepted, fits
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter
-from plansight.analyses.semantics.derived import DerivedRules, derived_reasons
-from plansight.analyses.semantics.fluents import UndefinedValue, compare, evaluate, ground_term, term_text
+from plansight.analyses.semantics.derived import DerivedRules, ValuedAtoms, derived_reasons
+from plansight.analyses.semantics.fluents import (
+    DURATION,
+    UndefinedValue,
+    compare,
+    evaluate,
+    ground_term,
+    term_text,
+)
 from plansight.analyses.semantics.state import EMPTY, GroundAtom, GroundTerm, State
 
 Atoms = Container[GroundAtom]
@@ -140,6 +147,10 @@ class WithDerived(Collection[GroundAtom]):
     def value(self, term: GroundTerm) -> float | None:
         """The value of a ground function term in the basic set, None when it is undefined."""
         return self.basic.values.get(term) if isinstance(self.basic, Valued) else None
+
+
+_VALUED = (Valued, State, WithDerived, ValuedAtoms)
+"""What a compiled check may read values from (anything else is bare atoms)."""
 
 
 class ConflictingUpdates(Exception):
@@ -232,7 +243,8 @@ def ground_text(formula: Formula, binding: Binding) -> str:
     from plansight.analyses.model.printer import print_formula
 
     text = " ".join(print_formula(formula).split())
-    return _VARIABLE.sub(lambda m: binding.get(m.group(0).lower(), m.group(0)), text)
+    return _VARIABLE.sub(lambda m: m.group(0) if m.group(0).lower() == DURATION
+                         else binding.get(m.group(0).lower(), m.group(0)), text)  # `?duration` stays a name
 
 
 CallProblem = str
@@ -359,8 +371,8 @@ class World:
                                      self._unmet_texts) if domain.derived else None)
         """The domain's ``:derived`` rules (analyses/semantics/derived.py), None without any: conditions
         read a state's basic atoms together with the derived atoms their closure adds."""
-        self._closures: dict[frozenset[GroundAtom], tuple[frozenset[GroundAtom], frozenset[GroundAtom]]] = {}
-        """basic atoms -> (their derived atoms, both together)"""
+        self._closures: dict[Hashable, tuple[frozenset[GroundAtom], frozenset[GroundAtom]]] = {}
+        """basic atoms (and the values the rules compare) -> (their derived atoms, both together)"""
         if self.derived is not None:  # only the rules decide a derived atom: one listed in :init is not basic
             heads = self.derived.heads
             self._initial = State(frozenset(a for a in self._initial.atoms if a[0] not in heads),
@@ -452,29 +464,50 @@ class World:
         are the basic ones with their closure (in a numeric world wrapped with the state's values)."""
         if self.derived is None:
             return state if self.numeric else state.atoms
-        full = self._closure(state.atoms)[1]
+        full = self._closure(state.atoms, state.values)[1]
         if not self.numeric:
             return full
         return state if full is state.atoms else State(full, state.values)
 
-    def derived_atoms(self, atoms: Collection[GroundAtom]) -> frozenset[GroundAtom]:
-        """The derived atoms that hold over the basic ``atoms`` (empty when the domain has no rules)."""
-        return self._closure(atoms)[0] if self.derived is not None else frozenset()
+    def derived_atoms(self, atoms: Collection[GroundAtom],
+                      values: Mapping[GroundTerm, float] | None = None) -> frozenset[GroundAtom]:
+        """The derived atoms that hold over the basic ``atoms`` (empty when the domain has no rules);
+        rules that compare numbers read ``values``."""
+        if self.derived is None:
+            return frozenset()
+        try:
+            return self._closure(atoms, values)[0]
+        except UndefinedValue:  # a rule compares a value the state lacks: the step reading it fails
+            return frozenset()
 
-    def full_atoms(self, atoms: Collection[GroundAtom]) -> Collection[GroundAtom]:
+    def full_atoms(self, atoms: Collection[GroundAtom],
+                   values: Mapping[GroundTerm, float] | None = None) -> Collection[GroundAtom]:
         """The atoms a condition reads: the basic ``atoms`` and, with ``:derived`` rules, their closure
-        (bare atoms: a numeric world's checks read :meth:`view`)."""
-        return self._closure(atoms)[1] if self.derived is not None else atoms
+        (bare atoms: a numeric world's checks read :meth:`view`; with rules that compare numbers, the
+        atoms carry ``values`` so that an explanation of such a rule reads them)."""
+        if self.derived is None:
+            return atoms
+        try:
+            full = self._closure(atoms, values)[1]
+        except UndefinedValue:  # a rule compares a value the state lacks: the step reading it fails
+            full = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
+        return ValuedAtoms(full, values or {}) if self.derived.functions else full
 
-    def _closure(self, atoms: Collection[GroundAtom]) -> tuple[frozenset[GroundAtom], frozenset[GroundAtom]]:
+    def _closure(self, atoms: Collection[GroundAtom], values: Mapping[GroundTerm, float] | None = None
+                 ) -> tuple[frozenset[GroundAtom], frozenset[GroundAtom]]:
         assert self.derived is not None
-        key = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
+        basic = atoms if isinstance(atoms, frozenset) else frozenset(atoms)
+        functions = self.derived.functions
+        key: Hashable = basic
+        if functions:  # the closure depends on the values the rules compare: they are part of the key
+            read = values or {}
+            key = (basic, tuple(sorted((t, v) for t, v in read.items() if t[0] in functions)))
         found = self._closures.get(key)
         if found is None:
             if len(self._closures) >= CLOSURE_CACHE_SIZE:
                 self._closures.clear()
-            derived = self.derived.closure(key)
-            found = self._closures[key] = (derived, key | derived if derived else key)
+            derived = self.derived.closure(basic, values or {}) if functions else self.derived.closure(basic)
+            found = self._closures[key] = (derived, basic | derived if derived else basic)
         return found
 
     def _check(self, formula: Formula) -> Check:
@@ -710,7 +743,7 @@ class World:
         remaining parameters range over the objects of their types, then the whole precondition is
         checked.
         """
-        atoms = self._closure(state.atoms)[1] if self.derived is not None else state.atoms
+        atoms = self._closure(state.atoms, state.values)[1] if self.derived is not None else state.atoms
         view = self.view(state)  # derived atoms join parameters like basic ones
         by_predicate: dict[str, list[GroundAtom]] = {}
         for atom in atoms:
@@ -857,7 +890,7 @@ class World:
             op, lhs, rhs = formula.op, formula.left, formula.right
 
             def comparison(s: Atoms, b: Binding) -> bool:
-                values = s if isinstance(s, (Valued, State, WithDerived)) else EMPTY  # bare atoms: no values
+                values = s if isinstance(s, _VALUED) else EMPTY  # bare atoms: no values
                 return compare(op, evaluate(lhs, b, values), evaluate(rhs, b, values))
 
             return comparison
@@ -953,7 +986,7 @@ class World:
             op, target, value = effect.op, effect.target, effect.value
 
             def update(s: Atoms, b: Binding, out: list[Update]) -> None:
-                values = s if isinstance(s, (Valued, State, WithDerived)) else EMPTY
+                values = s if isinstance(s, _VALUED) else EMPTY
                 out.append((ground_term(target, b), op, evaluate(value, b, values)))
 
             return update
@@ -1119,6 +1152,8 @@ def _reads_or_writes_values(domain: Domain, problem: Problem) -> bool:
         for formula in (action.precondition, action.effect):
             if any(isinstance(node, (Comparison, NumericEffect)) for node in walk(formula)):
                 return True
+    if any(isinstance(node, Comparison) for rule in domain.derived for node in walk(rule.body)):
+        return True
     return any(isinstance(node, Comparison) for node in walk(problem.goal))
 
 
@@ -1161,8 +1196,6 @@ def unsupported_constructs(domain: Domain, problem: Problem) -> tuple[str, ...]:
         where = f"`{rule.head.name.display}`"
         for node in walk(rule.body):
             _condition_reason(node, where, add)
-            if isinstance(node, Comparison):  # the closure is computed over atoms, without values
-                add("derived predicates whose rules compare numeric values", where)
     for owner, constraints in (("the domain", domain.constraints), ("the problem", problem.constraints)):
         _constraint_reasons(constraints, owner, add)
     for fact in problem.init:
@@ -1189,7 +1222,6 @@ _KIND_INTRO = {
     "events with continuous effects": "the domain has",
     "sensing actions (`:observe`)": "the domain has",
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
-    "derived predicates whose rules compare numeric values": "the domain has",
     "object fluents": "the domain has",
     "non-linear continuous effects (a rate reads a fluent that changes continuously)": "the domain has",
     "continuous effects under `forall` or `when`": "the domain has",
