@@ -38,6 +38,7 @@ from plansight.analyses.model.pddl import (
     Quantified,
     TimedLiteral,
     TimeSpecified,
+    TypedName,
     When,
     conjuncts,
     numeric_terms,
@@ -102,6 +103,9 @@ class DurativeParts:
     duration: tuple[Comparison, ...]
     continuous: tuple[NumericEffect, ...] = ()
     """``(increase (f) (* #t e))``: changes at rate ``e`` all the while the action runs (PDDL 2.1 level 4)."""
+    continuous_forall: tuple[tuple[tuple[TypedName, ...], NumericEffect], ...] = ()
+    """``(forall (?t - tank) (increase (level ?t) (* #t e)))``: one continuous effect per instance of the
+    variables, each at its own rate."""
 
 
 _PARTS: weakref.WeakKeyDictionary[World, dict[str, DurativeParts]] = weakref.WeakKeyDictionary()
@@ -120,8 +124,21 @@ def durative_parts(world: World, compiled: CompiledAction) -> DurativeParts:
             _restrict(action.precondition, "end"), _restrict(action.effect, "start"),
             _restrict(action.effect, "end"),
             _duration_bounds(action.duration),
-            tuple(e for e in conjuncts(action.effect) if isinstance(e, NumericEffect) and _continuous(e)))
+            tuple(e for e in conjuncts(action.effect) if isinstance(e, NumericEffect) and _continuous(e)),
+            tuple(_continuous_forall(action.effect)))
     return found
+
+
+def _continuous_forall(effect: Formula | None) -> Iterator[tuple[tuple[TypedName, ...], NumericEffect]]:
+    """The continuous effects under (nested) ``forall`` of the top-level conjunction, with the variables
+    they range over (those under ``when`` are listed in ``World.unsupported``)."""
+    for part in conjuncts(effect):
+        if isinstance(part, Quantified) and part.quantifier == "forall":
+            for variables, inner in _continuous_forall(part.body):
+                yield (*part.variables, *variables), inner
+            for inner in conjuncts(part.body):
+                if isinstance(inner, NumericEffect) and _continuous(inner):
+                    yield tuple(part.variables), inner
 
 
 def _changes(diff: StateDiff) -> tuple[ValueChange, ...]:
@@ -415,9 +432,12 @@ class _Temporal:
                 continue
             self.current = item
             numbers = {"#t": elapsed, "?duration": item.duration or 0.0}
-            for effect in item.parts.continuous:
-                target = ground_term(effect.target, item.binding)
-                amount = evaluate(effect.value, item.binding, state, numbers)
+            instances = [(effect, item.binding) for effect in item.parts.continuous]
+            instances += [(effect, binding) for variables, effect in item.parts.continuous_forall
+                          for binding in self.world.instances(variables, item.binding)]
+            for effect, binding in instances:
+                target = ground_term(effect.target, binding)
+                amount = evaluate(effect.value, binding, state, numbers)
                 if state.value(target) is None:
                     raise UndefinedValue(f"{term_text(target)} has no value", target)
                 updates.append((target, effect.op, amount))
@@ -745,7 +765,8 @@ class _Stop(Exception):
 
 def _flowing(running: dict[int, _Pending]) -> bool:
     """Whether a running action changes a fluent continuously."""
-    return any(item.parts is not None and item.parts.continuous for item in running.values())
+    return any(item.parts is not None and (item.parts.continuous or item.parts.continuous_forall)
+               for item in running.values())
 
 
 def _within(op: str, left: float, right: float, epsilon: float) -> bool:

@@ -1224,7 +1224,7 @@ _KIND_INTRO = {
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
     "object fluents": "the domain has",
     "non-linear continuous effects (a rate reads a fluent that changes continuously)": "the domain has",
-    "continuous effects under `forall` or `when`": "the domain has",
+    "continuous effects under `when`": "the domain has",
 }
 
 
@@ -1342,8 +1342,8 @@ def _durative_reasons(action: Action, where: str, add: Callable[[str, str], None
         if isinstance(node, NumericEffect):
             names = {term.key for term in numeric_terms(node.value) if isinstance(term, Name)}
             if "#t" in names:
-                if not any(node is part for part in conjuncts(action.effect)):
-                    add("continuous effects under `forall` or `when`", where)
+                if not any(node is part for part in _forall_conjuncts(action.effect)):
+                    add("continuous effects under `when`", where)
                 elif not _linear_rate(node, flowing):
                     add("non-linear continuous effects (a rate reads a fluent that changes continuously)",
                         where)
@@ -1356,6 +1356,16 @@ def _durative_reasons(action: Action, where: str, add: Callable[[str, str], None
     for part in conjuncts(action.duration):
         if not isinstance(part.body if isinstance(part, TimeSpecified) else part, Comparison):
             add("duration constraints other than comparisons", where)
+
+
+def _forall_conjuncts(effect: Formula | None) -> Iterator[Formula]:
+    """The parts of an effect's conjunction, looking through ``forall`` (whose continuous effects the
+    temporal simulator grounds per instance) but not ``when``."""
+    for part in conjuncts(effect):
+        if isinstance(part, Quantified) and part.quantifier == "forall":
+            yield from _forall_conjuncts(part.body)
+        else:
+            yield part
 
 
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
