@@ -83,6 +83,7 @@ from plansight.analyses.semantics.world import (
     Update,
     World,
     ground_text,
+    starts_only,
     updated_values,
 )
 
@@ -106,6 +107,9 @@ class DurativeParts:
     continuous_forall: tuple[tuple[tuple[TypedName, ...], NumericEffect], ...] = ()
     """``(forall (?t - tank) (increase (level ?t) (* #t e)))``: one continuous effect per instance of the
     variables, each at its own rate."""
+    continuous_when: tuple[tuple[Formula, NumericEffect], ...] = ()
+    """``(when (at start c) (increase (f) (* #t e)))``: the rate applies for the whole action when ``c``
+    held as it started (VAL reads the condition once, at the start)."""
 
 
 _PARTS: weakref.WeakKeyDictionary[World, dict[str, DurativeParts]] = weakref.WeakKeyDictionary()
@@ -125,7 +129,11 @@ def durative_parts(world: World, compiled: CompiledAction) -> DurativeParts:
             _restrict(action.effect, "end"),
             _duration_bounds(action.duration),
             tuple(e for e in conjuncts(action.effect) if isinstance(e, NumericEffect) and _continuous(e)),
-            tuple(_continuous_forall(action.effect)))
+            tuple(_continuous_forall(action.effect)),
+            tuple((_untimed(part.condition), inner) for part in conjuncts(action.effect)
+                  if isinstance(part, When) and starts_only(part.condition)
+                  for inner in conjuncts(part.effect)
+                  if isinstance(inner, NumericEffect) and _continuous(inner)))
     return found
 
 
@@ -236,6 +244,8 @@ class _Temporal:
         """The snap being checked or applied, named when a value it reads is undefined."""
         self.metric: MetricValue | None = None
         self.where = "the schedule"
+        self.conditional: dict[int, tuple[NumericEffect, ...]] = {}
+        """Per running step: its continuous effects under ``when`` whose condition held as it started."""
 
     def run(self) -> Simulation:
         meter = self.budget.meter()
@@ -339,7 +349,7 @@ class _Temporal:
                 failure = self._happening(index, group, state)
                 if failure is not None:
                     return self._result(failure, self._goals(state))
-                after = self._apply(index, group, state)
+                before, after = state, self._apply(index, group, state)
                 lead = next((self.steps[p.snap.step] for p in group if p.snap.step is not None), None)
                 shown = lead if isinstance(lead, PlanStep) else _til_step(happening)
                 self._record(index, shown, settled, after, happening.label)
@@ -348,6 +358,10 @@ class _Temporal:
                     step = item.snap.step
                     if item.snap.kind == "start" and step is not None and ends.get(step, g) > g:
                         running[step] = item
+                        if item.parts is not None and item.parts.continuous_when:
+                            self.conditional[step] = tuple(
+                                effect for condition, effect in item.parts.continuous_when
+                                if self.world.holds(condition, before, item.binding))
                     elif item.snap.kind == "end" and step is not None:
                         running.pop(step, None)
                 now = at
@@ -433,6 +447,8 @@ class _Temporal:
             self.current = item
             numbers = {"#t": elapsed, "?duration": item.duration or 0.0}
             instances = [(effect, item.binding) for effect in item.parts.continuous]
+            if item.snap.step is not None:
+                instances += [(effect, item.binding) for effect in self.conditional.get(item.snap.step, ())]
             instances += [(effect, binding) for variables, effect in item.parts.continuous_forall
                           for binding in self.world.instances(variables, item.binding)]
             for effect, binding in instances:
@@ -765,8 +781,8 @@ class _Stop(Exception):
 
 def _flowing(running: dict[int, _Pending]) -> bool:
     """Whether a running action changes a fluent continuously."""
-    return any(item.parts is not None and (item.parts.continuous or item.parts.continuous_forall)
-               for item in running.values())
+    return any(item.parts is not None and (item.parts.continuous or item.parts.continuous_forall
+                                           or item.parts.continuous_when) for item in running.values())
 
 
 def _within(op: str, left: float, right: float, epsilon: float) -> bool:

@@ -1224,7 +1224,7 @@ _KIND_INTRO = {
     "PDDL 1.2 `:vars` (variables the planner binds)": "the domain has",
     "object fluents": "the domain has",
     "non-linear continuous effects (a rate reads a fluent that changes continuously)": "the domain has",
-    "continuous effects under `when`": "the domain has",
+    "continuous effects under `when` read after the start or inside `forall`": "the domain has",
 }
 
 
@@ -1342,8 +1342,11 @@ def _durative_reasons(action: Action, where: str, add: Callable[[str, str], None
         if isinstance(node, NumericEffect):
             names = {term.key for term in numeric_terms(node.value) if isinstance(term, Name)}
             if "#t" in names:
-                if not any(node is part for part in _forall_conjuncts(action.effect)):
-                    add("continuous effects under `when`", where)
+                if not any(node is part for part in _forall_conjuncts(action.effect)) and not any(
+                        node is inner for part in conjuncts(action.effect)
+                        if isinstance(part, When) and starts_only(part.condition)
+                        for inner in conjuncts(part.effect)):
+                    add("continuous effects under `when` read after the start or inside `forall`", where)
                 elif not _linear_rate(node, flowing):
                     add("non-linear continuous effects (a rate reads a fluent that changes continuously)",
                         where)
@@ -1366,6 +1369,12 @@ def _forall_conjuncts(effect: Formula | None) -> Iterator[Formula]:
             yield from _forall_conjuncts(part.body)
         else:
             yield part
+
+
+def starts_only(condition: Formula) -> bool:
+    """Whether every part of a conditional effect's condition is ``at start`` (the temporal simulator reads
+    it once, as the action starts, and keeps a continuous effect's rate to the end, as VAL does)."""
+    return all(isinstance(part, TimeSpecified) and part.when == "start" for part in conjuncts(condition))
 
 
 def _condition_reason(node: Formula, where: str, add: Callable[[str, str], None]) -> None:
