@@ -142,8 +142,8 @@ def _continuous_forall(effect: Formula | None) -> Iterator[tuple[tuple[TypedName
     they range over (those under ``when`` are listed in ``World.unsupported``)."""
     for part in conjuncts(effect):
         if isinstance(part, Quantified) and part.quantifier == "forall":
-            for variables, inner in _continuous_forall(part.body):
-                yield (*part.variables, *variables), inner
+            for variables, nested in _continuous_forall(part.body):
+                yield (*part.variables, *variables), nested
             for inner in conjuncts(part.body):
                 if isinstance(inner, NumericEffect) and _continuous(inner):
                     yield tuple(part.variables), inner
