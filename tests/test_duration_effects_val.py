@@ -50,3 +50,22 @@ def test_duration_dependent_outcomes_agree_with_val(label: str, plan: str, tmp_p
     path = tmp_path / "plan.txt"
     path.write_text(plan)
     assert_agree(DOMAIN, PROBLEM, path)
+
+
+@pytest.mark.parametrize(("duration", "valid"), [("3.0", True), ("4.0", False)])
+def test_a_condition_may_read_the_duration_too(duration: str, valid: bool, tmp_path: Path) -> None:
+    """VAL's parser rejects `?duration` in a condition (its grammar allows it in effects and duration
+    constraints only); plansight reads the step's duration there as well, instead of failing the step on a
+    value it calls undefined."""
+    domain = tmp_path / "domain.pddl"
+    domain.write_text(DOMAIN.read_text().replace("(at start (>= (fuel ?r) 6))",
+                                                 "(at start (>= (fuel ?r) (* ?duration 6)))"))
+    plan = tmp_path / "plan.txt"
+    plan.write_text(f"0.000: (drive r1 a b) [{duration}]\n")  # fuel 20: enough for 3 * 6, not 4 * 6
+    simulation = run_plansight(domain, PROBLEM, plan).simulation
+    assert simulation is not None and simulation.skipped_reason is None
+    if valid:
+        assert simulation.failure is None
+    else:
+        assert simulation.failure is not None
+        assert "(>= (fuel r1) (* ?duration 6)) is false: (fuel r1) is 20" in simulation.failure.message
