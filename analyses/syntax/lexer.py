@@ -285,6 +285,32 @@ def _new_name(key: str, text: str, span: Span) -> Name:
     return name
 
 
+def names_at(words: str, start: int) -> list[Name]:
+    """The Names of the blank-separated ``words`` found at offset ``start`` of a text, exactly as the tokens'
+    :meth:`Token.name` make them (readers that skip tokens build their names here)."""
+    parts = words.split()
+    names: list[Name] = []
+    append = names.append
+    if " ".join(parts) != words:  # tabs or runs of blanks: find each word
+        for found in _BLANK_SEPARATED.finditer(words):
+            word = found.group()
+            append(_new_name(_key(word), word, _new_span(Span, (start + found.start(), start + found.end()))))
+        return names
+    at = start
+    for word in parts:
+        end = at + len(word)
+        name = _new(Name)
+        _set_key(name, word if word.islower() else word.lower())
+        _set_text(name, word)
+        _set_name_span(name, _new_span(Span, (at, end)))
+        append(name)
+        at = end + 1
+    return names
+
+
+_BLANK_SEPARATED = re.compile(r"\S+")
+
+
 def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
     atom = _new(Atom)
     _set_predicate(atom, predicate)
@@ -361,7 +387,7 @@ _PLAN_TOKEN = re.compile(
     r"|(?P<BAD>.)",
     re.DOTALL,
 )
-_COST_COMMENT = re.compile(r";+\s*cost\s*=\s*(\d+(?:\.\d*)?)", re.IGNORECASE)
+COST_COMMENT = re.compile(r";+\s*cost\s*=\s*(\d+(?:\.\d*)?)", re.IGNORECASE)
 
 
 def lex_plan(text: str) -> tuple[list[Token], Token | None]:
@@ -373,7 +399,7 @@ def lex_plan(text: str) -> tuple[list[Token], Token | None]:
         if kind == "ws":
             continue
         if kind == "comment":
-            c = _COST_COMMENT.match(m.group())
+            c = COST_COMMENT.match(m.group())
             if c is not None:
                 cost = Token(NUMBER, c.group(1), m.start() + c.start(1), m.start() + c.end(1))
             continue

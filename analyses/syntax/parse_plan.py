@@ -32,6 +32,7 @@ from plansight.analyses.syntax.lexer import (
     lex_plan,
 )
 from plansight.analyses.syntax.parens import stray_close_paren
+from plansight.analyses.syntax.plain_plan import read_plain_plan
 
 
 class _PlanBuilder:
@@ -88,6 +89,9 @@ def parse_plan(text: str) -> PlanParse:
 
 
 def _parse_plan(text: str) -> PlanParse:
+    plain = read_plain_plan(text)
+    if plain is not None:  # the usual plan, one plain step a line: no tokens, nothing to diagnose
+        return PlanParse(plain, ())
     tokens, cost_token = lex_plan(text)
     diagnostics: list[Diagnostic] = []
     diagnostics.extend(invalid_characters([t for t in tokens if t.kind == BAD], "a plan"))
