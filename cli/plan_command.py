@@ -12,7 +12,6 @@ plans and writes the text form.
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 from collections.abc import Sequence
@@ -27,6 +26,7 @@ from plansight.extract_option import (
     file_source,
     write_extracted_text,
 )
+from plansight.json_text import dumps_indented
 from plansight.plan_reference import add_reference_options, write_recovery_text, write_reference_text
 
 if TYPE_CHECKING:
@@ -109,7 +109,7 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.format == "json":
         # one write: json.dump writes each of the indented encoder's pieces, tens of thousands for a batch
         document = reports[0] if len(reports) == 1 else reports
-        sys.stdout.write(json.dumps(document, indent=2, ensure_ascii=False) + "\n")
+        sys.stdout.write(dumps_indented(document) + "\n")
     else:
         for number, (job, report) in enumerate(zip(jobs, reports, strict=True)):
             if number:
