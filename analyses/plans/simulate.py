@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Collection, Iterator, Mapping, Sequence, Set
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
@@ -107,7 +107,7 @@ class Unparsed:
     span: Span
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class TraceStep:
     """One executed step and what it changed (atoms that became true / false, fluent values); with
     ``:derived`` rules, also the derived atoms that became true / false as a consequence (kept apart: no
@@ -125,6 +125,22 @@ class TraceStep:
     """For a happening of a temporal plan, what happened (``(light a) start, (cut) end``): one happening
     may hold several snap actions, so the plan step alone does not say it."""
 
+    def __init__(self, index: int, step: PlanStep, added: tuple[GroundAtom, ...],
+                 deleted: tuple[GroundAtom, ...], changed: tuple[ValueChange, ...] = (),
+                 derived_added: tuple[GroundAtom, ...] = (), derived_deleted: tuple[GroundAtom, ...] = (),
+                 label: str | None = None) -> None:
+        # One is made per executed step. The frozen dataclass's own __init__ sets each of the eight fields
+        # through object.__setattr__, 1.2 us a step, a third of simulating a classical step; the slots'
+        # setters take half of that (benchmarks/RESULTS.md, plan simulation).
+        _SET_INDEX(self, index)
+        _SET_STEP(self, step)
+        _SET_ADDED(self, added)
+        _SET_DELETED(self, deleted)
+        _SET_CHANGED(self, changed)
+        _SET_DERIVED_ADDED(self, derived_added)
+        _SET_DERIVED_DELETED(self, derived_deleted)
+        _SET_LABEL(self, label)
+
     @property
     def action(self) -> str:
         """The step as PDDL text, as users wrote it (a temporal plan's happening: its snap actions)."""
@@ -134,6 +150,10 @@ class TraceStep:
     def span(self) -> Span:
         """Where the step is in the plan file, for underlining it."""
         return self.step.span
+
+
+_SET_INDEX, _SET_STEP, _SET_ADDED, _SET_DELETED, _SET_CHANGED, _SET_DERIVED_ADDED, _SET_DERIVED_DELETED, \
+    _SET_LABEL = (vars(TraceStep)[member.name].__set__ for member in fields(TraceStep))
 
 
 @dataclass(frozen=True, slots=True)
