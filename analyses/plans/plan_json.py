@@ -214,10 +214,12 @@ def reference_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | Non
     from plansight.analyses.plans.comparison import compare
 
     reference, problem = reference_actions(job)
-    plan = _plan_actions(job)
     if problem is not None:
         return {"path": job.reference_plan_path, "error": problem}
-    if reference is None or plan is None:
+    if reference is None:
+        return None
+    plan = _plan_actions(job)  # only now: a batch without a reference plan never needs the actions
+    if plan is None:
         return None
     valid = job.simulation.valid if job.simulation is not None else None
     result = compare(job.domain, job.problem, plan, reference, valid, options.similarity, job.world)
@@ -228,8 +230,10 @@ def recovery_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | None
     """The ``recovery`` section: the planner's completion of the executable prefix (with ``recover``)."""
     from plansight.analyses.plans.recovery import Budget, recover
 
+    if not options.recover:
+        return None
     plan = _plan_actions(job)
-    if not options.recover or plan is None or job.domain is None or job.problem is None:
+    if plan is None or job.domain is None or job.problem is None:
         return None
     reference, _ = reference_actions(job)
     budget = Budget(options.time_limit_s, options.memory_limit_mb)

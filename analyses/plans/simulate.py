@@ -156,7 +156,7 @@ _SET_INDEX, _SET_STEP, _SET_ADDED, _SET_DELETED, _SET_CHANGED, _SET_DERIVED_ADDE
     _SET_LABEL = (vars(TraceStep)[member.name].__set__ for member in fields(TraceStep))
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, init=False)
 class Snap:
     """One instant of a temporal plan: a durative action's ``start`` or ``end``, an instantaneous action
     (``at``), a timed initial literal (``til``) or a PDDL+ ``event`` (those two have no ``step``)."""
@@ -167,10 +167,22 @@ class Snap:
     time: float
     span: Span
 
+    def __init__(self, kind: str, step: int | None, text: str, time: float, span: Span) -> None:
+        # two a durative step, for every plan of a batch: the slots' setters, as TraceStep's
+        _SET_KIND(self, kind)
+        _SET_SNAP_STEP(self, step)
+        _SET_TEXT(self, text)
+        _SET_TIME(self, time)
+        _SET_SPAN(self, span)
+
     @property
     def label(self) -> str:
         """``(light a) start``, ``(at 6 (not (power)))``."""
         return self.text if self.kind in ("at", "til", "event") else f"{self.text} {self.kind}"
+
+
+_SET_KIND, _SET_SNAP_STEP, _SET_TEXT, _SET_TIME, _SET_SPAN = (
+    vars(Snap)[member.name].__set__ for member in fields(Snap))
 
 
 @dataclass(frozen=True, slots=True)
