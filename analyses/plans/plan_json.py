@@ -192,13 +192,13 @@ def _plan_actions(job: PlanJob) -> list[Action] | None:
 
 def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
     """The reference plan's actions, or None and why not."""
+    path = job.reference_plan_path
+    if path is None:
+        return None, None
     from plansight.analyses.plans.metrics import actions_of
     from plansight.analyses.syntax.parse_plan import parse_plan
     from plansight.analyses.syntax.reading import read_text_file
 
-    path = job.reference_plan_path
-    if path is None:
-        return None, None
     # the one reading policy: a FIFO named here must not hang the report
     read = job.reference_read if job.reference_read is not None else read_text_file(path)
     if read.text is None:
@@ -211,8 +211,6 @@ def reference_actions(job: PlanJob) -> tuple[list[Action] | None, str | None]:
 
 def reference_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | None:
     """The ``reference`` section: metrics against ``job.reference_plan_path`` (None without one)."""
-    from plansight.analyses.plans.comparison import compare
-
     reference, problem = reference_actions(job)
     if problem is not None:
         return {"path": job.reference_plan_path, "error": problem}
@@ -221,6 +219,8 @@ def reference_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | Non
     plan = _plan_actions(job)  # only now: a batch without a reference plan never needs the actions
     if plan is None:
         return None
+    from plansight.analyses.plans.comparison import compare
+
     valid = job.simulation.valid if job.simulation is not None else None
     result = compare(job.domain, job.problem, plan, reference, valid, options.similarity, job.world)
     return {"path": job.reference_plan_path, **result.to_json()}
@@ -228,10 +228,10 @@ def reference_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | Non
 
 def recovery_report(job: PlanJob, options: PlanOptions) -> dict[str, Any] | None:
     """The ``recovery`` section: the planner's completion of the executable prefix (with ``recover``)."""
-    from plansight.analyses.plans.recovery import Budget, recover
-
     if not options.recover:
         return None
+    from plansight.analyses.plans.recovery import Budget, recover
+
     plan = _plan_actions(job)
     if plan is None or job.domain is None or job.problem is None:
         return None
