@@ -270,6 +270,7 @@ class _Temporal:
     def _schedule(self) -> tuple[list[_Pending], Failure | None]:
         pending: list[_Pending] = []
         world = self.world
+        parts_of: dict[str, DurativeParts] = {}
         for index, step in enumerate(self.steps):
             if isinstance(step, Unparsed):
                 return [], Failure(0, step.text, "parse", (), (
@@ -288,7 +289,8 @@ class _Temporal:
                 pending.append(_Pending(Snap("at", index, text, start, step.span), (start, index, 0),
                                         compiled.action.precondition, compiled.action.effect, binding))
                 continue
-            parts = durative_parts(world, compiled)
+            parts = parts_of.get(compiled.name) or parts_of.setdefault(compiled.name,
+                                                                       durative_parts(world, compiled))
             duration = step.duration.value if step.duration is not None else 0.0
             binding = with_duration(binding, duration)  # `(decrease (fuel ?r) (* ?duration 2))` reads it
             pending.append(_Pending(Snap("start", index, text, start, step.span), (start, index, 0),

@@ -83,9 +83,12 @@ class State:
 
     def diff(self, after: State) -> StateDiff:
         """What changes going from this state to ``after``."""
-        terms = self.values.keys() | after.values.keys()
-        changed = {term: (self.values.get(term), after.values.get(term)) for term in terms
-                   if self.values.get(term) != after.values.get(term)}
+        if self.values is after.values:  # no value can differ (every step of a classical plan)
+            changed: dict[GroundTerm, tuple[Number | None, Number | None]] = {}
+        else:
+            terms = self.values.keys() | after.values.keys()
+            changed = {term: (self.values.get(term), after.values.get(term)) for term in terms
+                       if self.values.get(term) != after.values.get(term)}
         return StateDiff(after.atoms - self.atoms, self.atoms - after.atoms, changed)
 
     def __eq__(self, other: object) -> bool:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.pddl import Atom, Formula, Name, Not
+from plansight.analyses.model.pddl import Atom, Formula, Name, Not, Number
 from plansight.analyses.syntax.lexical import COMMENT, NAME_END, STRICT_NAME
 from plansight.analyses.syntax.lexical import NAME as _NAME
 
@@ -309,6 +309,22 @@ def names_at(words: str, start: int) -> list[Name]:
 
 
 _BLANK_SEPARATED = re.compile(r"\S+")
+_set_value, _set_number_text, _set_number_span = (_slot_setter(Number, f) for f in ("value", "text", "span"))
+
+
+def number_at(text: str, start: int, end: int) -> Number:
+    """The Number of ``text`` (a plan's decimal time or duration) read at ``start``..``end``, as the
+    plan grammar makes it, without the frozen dataclass's __init__ (a timed plan has two a step)."""
+    number = _new(Number)
+    _set_value(number, float(text))
+    _set_number_text(number, text)
+    _set_number_span(number, _new_span(Span, (start, end)))
+    return number
+
+
+def span_at(start: int, end: int) -> Span:
+    """``Span(start, end)`` without the named tuple's Python-level ``__new__``."""
+    return _new_span(Span, (start, end))  # type: ignore[no-any-return]
 
 
 def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:

@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import re
 
-from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Number, Plan, PlanStep
-from plansight.analyses.syntax.lexer import COST_COMMENT, names_at
+from plansight.analyses.syntax.lexer import COST_COMMENT, names_at, number_at, span_at
 from plansight.analyses.syntax.lexical import COMMENT, STRICT_NAME
 
 # A number as the plan tokenizer reads one, in ASCII digits; a name starts with a letter, so the tokenizer
@@ -48,7 +47,7 @@ def read_plain_plan(text: str) -> Plan | None:
             found = COST_COMMENT.match(comment)
             if found is not None:
                 at = line.start("comment")
-                cost = _number(found.group(1), at + found.start(1), at + found.end(1))
+                cost = number_at(found.group(1), at + found.start(1), at + found.end(1))
         words = line.group("words")
         if words is None:
             continue
@@ -56,17 +55,13 @@ def read_plain_plan(text: str) -> Plan | None:
         close = text.index(")", line.end("words")) + 1
         time = duration = None
         if line.group("time") is not None:
-            time = _number(line.group("time"), line.start("time"), line.end("time"))
+            time = number_at(line.group("time"), line.start("time"), line.end("time"))
         if line.group("duration") is not None:
-            duration = _number(line.group("duration"), line.start("duration"), line.end("duration"))
+            duration = number_at(line.group("duration"), line.start("duration"), line.end("duration"))
             end = line.end("close")
         else:
             end = close
-        steps.append(PlanStep(names[0], tuple(names[1:]), time, duration, Span(line.start("open"), close)))
+        steps.append(PlanStep(names[0], tuple(names[1:]), time, duration, span_at(line.start("open"), close)))
     if not steps:
         return None
-    return Plan(tuple(steps), cost, Span(0, end))
-
-
-def _number(text: str, start: int, end: int) -> Number:
-    return Number(float(text), text, Span(start, end))
+    return Plan(tuple(steps), cost, span_at(0, end))
