@@ -39,29 +39,29 @@ def read_plain_plan(text: str) -> Plan | None:
     match_line = _LINE.match
     while pos < size:
         line = match_line(text, pos)
-        if line is None or line.end() == pos:
+        if line is None:
             return None
-        pos = line.end()
-        comment = line.group("comment")
-        if comment is not None:
-            found = COST_COMMENT.match(comment)
+        # the groups' (start, end) in one attribute read: (time, open, words, duration, close, comment)
+        whole, time_at, open_at, words_at, duration_at, close_at, comment_at = line.regs
+        if whole[1] == pos:
+            return None
+        pos = whole[1]
+        if comment_at[0] >= 0:
+            found = COST_COMMENT.match(text, comment_at[0], comment_at[1])
             if found is not None:
-                at = line.start("comment")
-                cost = number_at(found.group(1), at + found.start(1), at + found.end(1))
-        words = line.group("words")
-        if words is None:
+                cost = number_at(found.group(1), found.start(1), found.end(1))
+        if words_at[0] < 0:
             continue
-        names = names_at(words, line.start("words"))
-        close = text.index(")", line.end("words")) + 1
-        time = duration = None
-        if line.group("time") is not None:
-            time = number_at(line.group("time"), line.start("time"), line.end("time"))
-        if line.group("duration") is not None:
-            duration = number_at(line.group("duration"), line.start("duration"), line.end("duration"))
-            end = line.end("close")
+        names = names_at(text[words_at[0]:words_at[1]], words_at[0])
+        close = text.index(")", words_at[1]) + 1
+        time = number_at(text[time_at[0]:time_at[1]], *time_at) if time_at[0] >= 0 else None
+        if duration_at[0] >= 0:
+            duration = number_at(text[duration_at[0]:duration_at[1]], *duration_at)
+            end = close_at[1]
         else:
+            duration = None
             end = close
-        steps.append(PlanStep(names[0], tuple(names[1:]), time, duration, span_at(line.start("open"), close)))
+        steps.append(PlanStep(names[0], tuple(names[1:]), time, duration, span_at(open_at[0], close)))
     if not steps:
         return None
     return Plan(tuple(steps), cost, span_at(0, end))
