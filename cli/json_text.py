@@ -25,6 +25,7 @@ class _Unusual(Exception):
 
 
 _CONSTANTS: dict[object, str] = {True: "true", False: "false", None: "null"}
+_INFINITY = float("inf")
 
 
 def dumps_indented(value: Any) -> str:
@@ -44,7 +45,7 @@ def _scalar(value: Any) -> str | None:
     if kind is int:
         return int.__repr__(value)
     if kind is float:
-        if value != value or value in (float("inf"), float("-inf")):
+        if value != value or value == _INFINITY or value == -_INFINITY:  # json spells these its own way
             raise _Unusual
         return float.__repr__(value)
     if value is None or kind is bool:
