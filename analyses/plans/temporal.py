@@ -149,6 +149,34 @@ def _continuous_forall(effect: Formula | None) -> Iterator[tuple[tuple[TypedName
                     yield tuple(part.variables), inner
 
 
+_Footprint = tuple[tuple[set[GroundAtom], set[GroundAtom]], set[GroundAtom],
+                   tuple[set[GroundTerm], set[GroundTerm], set[GroundTerm]]]
+_FOOTPRINTS: weakref.WeakKeyDictionary[World, dict[tuple[int, int, int], tuple[object, object, object,
+                                                                          _Footprint]]] = \
+    weakref.WeakKeyDictionary()
+"""Per world: what each snap of a ground step writes and reads, for the mutex rule. The same ground steps
+(one binding each, kept by the world) come back in every plan of a batch; a key holds the ids of the
+condition, the effect and the binding, and its entry the objects themselves, so an id reused by a new
+object never matches."""
+_FOOTPRINT_LIMIT = 100_000
+
+
+def _footprint(world: World, pending: _Pending) -> _Footprint:
+    """The atoms ``pending`` adds and deletes, the atoms it reads, and the fluents it reads, changes and
+    sets (read-only sets: the caller must not change them)."""
+    cache = _FOOTPRINTS.setdefault(world, {})
+    condition, effect, binding = pending.condition, pending.effect, pending.binding
+    key = (id(condition), id(effect), id(binding))
+    found = cache.get(key)
+    if found is not None and found[0] is condition and found[1] is effect and found[2] is binding:
+        return found[3]
+    footprint = (_written(effect, binding), _read(condition, binding), _fluents(condition, effect, binding))
+    if len(cache) > _FOOTPRINT_LIMIT:
+        cache.clear()
+    cache[key] = (condition, effect, binding, footprint)
+    return footprint
+
+
 def _changes(diff: StateDiff) -> tuple[ValueChange, ...]:
     """The fluents a diff changed as (term, before, after), in a stable order."""
     return tuple((term, before, value) for term, (before, value) in sorted(diff.changed.items())
@@ -627,9 +655,10 @@ class _Temporal:
     def _mutex(self, index: int, group: list[_Pending]) -> Failure | None:
         """VAL's mutex rule within one happening: a snap must not change what another reads, and two
         snaps must not add and delete the same atom."""
-        effects = [_written(p.effect, p.binding) for p in group]
-        reads = [_read(p.condition, p.binding) for p in group]
-        fluents = [_fluents(p.condition, p.effect, p.binding) for p in group]
+        footprints = [_footprint(self.world, p) for p in group]
+        effects = [footprint[0] for footprint in footprints]
+        reads = [footprint[1] for footprint in footprints]
+        fluents = [footprint[2] for footprint in footprints]
         for i, j in _interfering(effects, reads, fluents):
             first, second = group[i], group[j]
             adds, deletes = effects[i]
