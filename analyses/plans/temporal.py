@@ -151,14 +151,14 @@ def _continuous_forall(effect: Formula | None) -> Iterator[tuple[tuple[TypedName
 
 _Footprint = tuple[tuple[set[GroundAtom], set[GroundAtom]], set[GroundAtom],
                    tuple[set[GroundTerm], set[GroundTerm], set[GroundTerm]]]
-_FOOTPRINTS: weakref.WeakKeyDictionary[World, dict[tuple[int, int, int], tuple[object, object, object,
-                                                                          _Footprint]]] = \
+_FOOTPRINTS: weakref.WeakKeyDictionary[World, dict[tuple[int, int, tuple[tuple[str, str], ...]],
+                                                   tuple[object, object, _Footprint]]] = \
     weakref.WeakKeyDictionary()
 """Per world: what each snap of a ground step writes and reads, for the mutex rule. The same ground steps
-(one binding each, kept by the world) come back in every plan of a batch; a key holds the ids of the
-condition, the effect and the binding, and its entry the objects themselves, so an id reused by a new
-object never matches."""
-_FOOTPRINT_LIMIT = 100_000
+come back in every plan of a batch. A key holds the ids of the condition and the effect (parts of the
+world's durative actions) and the binding's items; its entry holds the condition and the effect
+themselves, so an id reused by a new object never matches."""
+_FOOTPRINT_LIMIT = 20_000
 
 
 def _footprint(world: World, pending: _Pending) -> _Footprint:
@@ -166,14 +166,14 @@ def _footprint(world: World, pending: _Pending) -> _Footprint:
     sets (read-only sets: the caller must not change them)."""
     cache = _FOOTPRINTS.setdefault(world, {})
     condition, effect, binding = pending.condition, pending.effect, pending.binding
-    key = (id(condition), id(effect), id(binding))
+    key = (id(condition), id(effect), tuple(binding.items()))
     found = cache.get(key)
-    if found is not None and found[0] is condition and found[1] is effect and found[2] is binding:
-        return found[3]
+    if found is not None and found[0] is condition and found[1] is effect:
+        return found[2]
     footprint = (_written(effect, binding), _read(condition, binding), _fluents(condition, effect, binding))
     if len(cache) > _FOOTPRINT_LIMIT:
         cache.clear()
-    cache[key] = (condition, effect, binding, footprint)
+    cache[key] = (condition, effect, footprint)
     return footprint
 
 
