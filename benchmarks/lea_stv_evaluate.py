@@ -88,13 +88,13 @@ def main() -> int:
         folder = Path(work)
         table, rows = lay_out(results, planbench, folder)
         output = folder / "scored.csv"
-        command = [sys.executable, "-m", "plansight.main", "evaluate", str(table), "--preset", "lea-stv",
+        command = [sys.executable, "-m", "plansight", "evaluate", str(table), "--preset", "lea-stv",
                    "--domains", str(folder / "domains"), "--problems", str(folder / "problems"),
                    "-o", str(output), "--no-progress", "--jobs", str(options.jobs)]
         started = time.perf_counter()
         finished = subprocess.run(command, capture_output=True, text=True)
         seconds = time.perf_counter() - started
-        if finished.returncode > 1:
+        if finished.returncode > 1 or not output.exists():
             print(finished.stderr, file=sys.stderr)
             return 1
         report = {"rows": rows, "jobs": options.jobs, "seconds": round(seconds, 1),
