@@ -4,9 +4,10 @@ Action applicability, state comprehension, progression and state tracking (Murth
 2025) all ask about one state: the problem's initial state after an optional sequence of actions. The
 state is reached with the plan simulator (:func:`~plansight.analyses.plans.comparison.simulate_actions`),
 and every question is answered by :class:`~plansight.analyses.semantics.world.World`, which grounds
-quantifiers, conditional effects, negative preconditions, equality, typing and constants. A domain or
-problem with constructs the world does not simulate (numeric fluents, derived predicates, time...) is
-refused with the world's reason: a wrong set would be worse than none.
+quantifiers, conditional effects, negative preconditions, equality, typing, constants, numeric fluents
+and derived predicates. A domain or problem with constructs the world does not simulate, or with durative
+actions (no single state after an action), is refused with the reason: a wrong set would be worse than
+none.
 
 Progression follows the paper's definitions: a positive (add) effect is an atom that does *not* hold
 before the action and holds after it, a negative (delete) effect one that holds before and not after.
