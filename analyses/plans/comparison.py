@@ -17,11 +17,15 @@ from plansight.analyses.semantics.state import State
 from plansight.analyses.semantics.world import World
 
 
+def step_of(action: Action) -> PlanStep:
+    """A plan step from a bare ground action, so a planner's or a reference's actions can be simulated like
+    a parsed plan."""
+    return PlanStep(name(action[0]), tuple(name(arg) for arg in action[1:]))
+
+
 def steps_of(actions: Sequence[Action]) -> tuple[PlanStep, ...]:
-    """Plan steps from bare ground actions, so a planner's or a reference's actions can be simulated like a
-    parsed plan.
-    """
-    return tuple(PlanStep(name(action[0]), tuple(name(arg) for arg in action[1:])) for action in actions)
+    """Plan steps from bare ground actions (:func:`step_of` each)."""
+    return tuple(step_of(action) for action in actions)
 
 
 def simulate_actions(
@@ -47,7 +51,7 @@ def validity_checker(domain: Domain, problem: Problem, world: World | None = Non
     def step(action: Action) -> PlanStep:
         found = steps.get(action)
         if found is None:
-            found = steps[action] = PlanStep(name(action[0]), tuple(name(arg) for arg in action[1:]))
+            found = steps[action] = step_of(action)
         return found
 
     def is_valid(actions: Sequence[Action]) -> bool:

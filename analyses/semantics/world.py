@@ -33,7 +33,7 @@ import re
 from collections.abc import Callable, Collection, Container, Hashable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import NamedTuple, TypeVar
 
 from plansight.analyses.model.pddl import (
     Action,
@@ -511,11 +511,7 @@ class World:
         return found
 
     def _check(self, formula: Formula) -> Check:
-        cached = self._checks.get(id(formula))
-        if cached is None:
-            cached = (formula, self._compile(formula))  # keeps the formula alive, so its id stays unique
-            self._checks[id(formula)] = cached
-        return cached[1]
+        return _compiled_once(self._checks, formula, self._compile)
 
     def goal_literals(self) -> list[tuple[Formula, str]]:
         """The goal's top-level conjuncts, each with its text as written: ``(on a b)``. Preferences are left
@@ -712,18 +708,10 @@ class World:
         return out
 
     def _update_collector(self, effect: Formula) -> UpdateCollect | None:
-        cached = self._update_collectors.get(id(effect))
-        if cached is None:
-            cached = (effect, self._compile_updates(effect))
-            self._update_collectors[id(effect)] = cached
-        return cached[1]
+        return _compiled_once(self._update_collectors, effect, self._compile_updates)
 
     def _collector(self, effect: Formula) -> Collect:
-        cached = self._collectors.get(id(effect))
-        if cached is None:
-            cached = (effect, self._compile_effect(effect))  # keeps the formula alive, so its id stays unique
-            self._collectors[id(effect)] = cached
-        return cached[1]
+        return _compiled_once(self._collectors, effect, self._compile_effect)
 
     def apply(self, action_name: str, args: Sequence[str], state: State) -> State:
         """The state after the step: deletes first, then adds (an atom both deleted and added holds).
@@ -1034,6 +1022,20 @@ def _soft(formula: Formula) -> bool:
     if isinstance(formula, And):
         return bool(formula.args) and all(_soft(part) for part in formula.args)
     return isinstance(formula, Preference)
+
+
+_Compiled = TypeVar("_Compiled")
+
+
+def _compiled_once(cache: dict[int, tuple[object, _Compiled]], formula: Formula,
+                   compile_formula: Callable[[Formula], _Compiled]) -> _Compiled:
+    """``compile_formula(formula)``, computed once per formula object: the world's checks and effect
+    collectors are keyed by the formula's id, and the entry keeps the formula alive so its id stays
+    unique."""
+    cached = cache.get(id(formula))
+    if cached is None:
+        cached = cache[id(formula)] = (formula, compile_formula(formula))
+    return cached[1]
 
 
 def _always(state: Atoms, binding: Binding) -> bool:
