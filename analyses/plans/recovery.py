@@ -46,7 +46,7 @@ from plansight.analyses.plans.task_planners import (
     unavailable,
 )
 from plansight.analyses.semantics.state import State
-from plansight.analyses.semantics.world import COST_TERMS, World, numeric_beyond_costs
+from plansight.analyses.semantics.world import COST_TERMS, World
 from plansight.analyses.syntax.parse_plan import parse_plan
 
 log = logging.getLogger(__name__)
@@ -276,12 +276,6 @@ def recover(
         return Recovery((), (), "skipped", planner, f"cannot simulate: {simulation.stopped_reason}", rule)
     if simulation.valid:
         return Recovery(tuple(plan), (), "already-valid", planner, "the plan is already valid", rule)
-    numeric = numeric_beyond_costs(domain, problem)
-    if numeric:
-        return Recovery((), (), "unsupported", planner, (
-            "Fast Downward cannot complete a numeric plan: it plans with action costs only, and this task "
-            f"has numeric conditions or effects (in {', '.join(numeric[:3])}); a numeric planner is needed"),
-            rule)
     hard = hard_constraints(domain, problem)
     if hard:
         return Recovery((), (), "unsupported", planner, (

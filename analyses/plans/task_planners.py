@@ -22,19 +22,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Literal
 
-from plansight.analyses.model.pddl import (
-    Comparison,
-    Domain,
-    NumericEffect,
-    Problem,
-    TimedLiteral,
-    walk,
-)
+from plansight.analyses.model.pddl import Domain, Problem, TimedLiteral
 from plansight.analyses.plans.budgeted_process import run_budgeted
+from plansight.analyses.semantics.world import numeric_beyond_costs
 
 TaskKind = Literal["classical", "numeric", "temporal"]
-ACTION_COSTS = frozenset({"total-cost"})
-"""The one numeric fluent classical planners handle: ``(increase (total-cost) ...)``."""
 GRACE_SECONDS = 5.0
 """The planner gets the budget as its own timeout; our guard stops it this much later."""
 
@@ -69,23 +61,14 @@ def task_places(domain: Domain, problem: Problem) -> tuple[TaskKind, str]:
         return "temporal", f"durative actions ({_first(durative)})"
     if any(isinstance(fact, TimedLiteral) for fact in problem.init):
         return "temporal", "timed initial literals"
-    places: dict[str, None] = {}
-    for action in domain.actions:
-        if action.kind in ("process", "event"):
-            places.setdefault(f"`{action.name.display}`", None)
-        for formula in (action.precondition, action.effect):
-            if any(_numeric(node) for node in walk(formula)):
-                places.setdefault(f"`{action.name.display}`", None)
-    if any(_numeric(node) for node in walk(problem.goal)):
-        places.setdefault("the goal", None)
+    numeric = set(numeric_beyond_costs(domain, problem))  # action costs alone are classical
+    places = [f"`{a.name.display}`" for a in domain.actions
+              if a.kind in ("process", "event") or f"`{a.name.display}`" in numeric]
+    if "the goal" in numeric:
+        places.append("the goal")
     if places:
-        return "numeric", f"numeric conditions or effects (in {_first(list(places))})"
+        return "numeric", f"numeric conditions or effects (in {_first(list(dict.fromkeys(places)))})"
     return "classical", ""
-
-
-def _numeric(node: object) -> bool:
-    return isinstance(node, Comparison) or (isinstance(node, NumericEffect) and not (
-        node.op == "increase" and node.target.function.key in ACTION_COSTS))
 
 
 def _first(places: list[str]) -> str:
