@@ -26,29 +26,6 @@ if TYPE_CHECKING:
     from plansight.analyses.workspace.dataset_work import MetricsJob
 
 PLAN_SUFFIXES = (".plan", ".soln", ".sol", ".txt")
-CSV_COLUMNS = (
-    "name",
-    "length",
-    "reference_length",
-    "valid",
-    "executable",
-    "lea",
-    "goal_fraction",
-    "stv",
-    "aqm_score",
-    "np_aqm_score",
-    "lcs_subsequence",
-    "lcs_substring",
-    "similarity",
-    "score",
-    "score_normalised",
-    "final_score",
-    "action_distance",
-    "recovery_status",
-    "recovered_length",
-    "prefix_length",
-    "error",
-)
 
 
 def add_evaluate_parser(sub: Any) -> None:
@@ -413,10 +390,12 @@ def run_evaluate(args: argparse.Namespace) -> int:
 
     analyzer = Analyzer(file_source(args))
     jobs = [(name, generated.get(name), truths.get(name)) for name in names]
+    from plansight.analyses.plans.row_metrics import METRIC_COLUMNS
     from plansight.executors import ExecutorError
 
     kept = _kept(args.output) if args.resume else {}
-    columns = ["name", *CSV_COLUMNS[1:], "similarity_source", "extracted"]
+    csv_columns = ["name", *METRIC_COLUMNS, "error"]
+    columns = [*csv_columns, "similarity_source", "extracted"]
     done = [{"name": row.name, **row.values} for row in kept.values()]
     writer: RowWriter | None = None
     try:
@@ -443,7 +422,7 @@ def run_evaluate(args: argparse.Namespace) -> int:
         from plansight.analyses.equivalence.grade_report import spreadsheet_safe
 
         table = csv.DictWriter(
-            sys.stdout, fieldnames=CSV_COLUMNS, extrasaction="ignore", lineterminator="\n"
+            sys.stdout, fieldnames=csv_columns, extrasaction="ignore", lineterminator="\n"
         )
         table.writeheader()
         for row in rows:

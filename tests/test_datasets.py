@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import ast
 import csv
+import io
 import json
 import shutil
 from pathlib import Path
@@ -18,6 +19,7 @@ from plansight.analyses.workspace.dataset_tables import read_rows
 from plansight.main import main
 
 DATA = Path(__file__).resolve().parent / "fixtures" / "datasets"
+PLAN_EVALUATION = Path(__file__).resolve().parents[1] / "examples" / "plan-evaluation"
 PLANETARIUM_OUTCOMES = ["equivalent", "not equivalent", "equivalent", "unparseable"]
 LEA_STV = ["--preset", "lea-stv", "--domains", str(DATA / "domains"), "--problems", str(DATA / "problems")]
 
@@ -219,6 +221,34 @@ def test_dataset_rows_score_like_the_same_plans_as_files(
             assert row[column] == file_row[column], column
         assert row["plansight_final_score"] == file_row["final_score"]
     assert [row["valid"] for row in table_rows].count(False) == 2
+
+
+def test_both_readings_write_the_metric_columns_in_one_order(
+    capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """A spreadsheet of a table's verdicts and one of a folder's list the metrics in the same order."""
+    output = tmp_path / "scored.csv"
+    run(capsys, "evaluate", str(DATA / "lea-stv.csv"), *LEA_STV, "--output", str(output))
+    with open(output, newline="") as handle:
+        table_header = next(csv.reader(handle))
+    _, out, _ = run(
+        capsys,
+        "evaluate",
+        "--generated",
+        str(PLAN_EVALUATION / "generated"),
+        "--ground-truth",
+        str(PLAN_EVALUATION / "ground-truth"),
+        "--problems",
+        str(PLAN_EVALUATION / "problems"),
+        "--format",
+        "csv",
+    )
+    folder_header = next(csv.reader(io.StringIO(out)))
+    added = [name.removeprefix("plansight_") for name in table_header[table_header.index("row_index"):]]
+    assert added[:2] == ["row_index", "extraction"] and added[-2:] == ["label_agrees", "error"]
+    assert folder_header[0] == "name" and folder_header[1:5] == ["length", "reference_length", "valid",
+                                                                 "executable"]
+    assert added[2:-2] == folder_header[1:-1] and folder_header[-1] == "error"
 
 
 def test_resume_skips_the_rows_already_written(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:

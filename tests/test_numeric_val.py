@@ -169,6 +169,22 @@ def test_corner_cases_of_numeric_semantics_agree_with_val(tmp_path: Path) -> Non
     assert disagreements(differences) == []
 
 
+def test_division_and_scaling_by_a_signed_zero_agree_with_val(tmp_path: Path) -> None:
+    """``(* -1 0)`` is -0: VAL divides by it, and scales down by it, in IEEE arithmetic (``5 / -0`` is
+    ``-inf``, ``0 / -0`` NaN); each plan reads the result's sign (fixtures/.../signed-zero/plans.txt
+    holds what VAL answered, which the test checks again)."""
+    folder = FIXTURES / "signed-zero"
+    cases = [line.partition(" ;; => ") for line in (folder / "plans.txt").read_text().splitlines()
+             if line.strip() and not line.startswith(";")]
+    assert len(cases) >= MIN_MUTATIONS
+    for steps, _, expected in cases:
+        plan = [step.strip() for step in steps.split(";;")]
+        said = expected.split(":")[0]
+        wanted = Verdict(True, None) if said == "valid" else Verdict(False, int(said.split()[-1]))
+        assert val_verdict(folder, plan, tmp_path) == wanted, plan
+        assert plansight_verdict(folder, plan) == wanted, plan
+
+
 def test_vals_strict_comparison_slip(tmp_path: Path) -> None:
     """The minimal example of the one difference: VAL accepts refuelling a full tank although
     ``(< (fuel t1) (capacity t1))`` is ``(< 10 10)``; plansight stops there, as PDDL 2.1 reads ``<``."""

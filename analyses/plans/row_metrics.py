@@ -17,6 +17,31 @@ from plansight.analyses.plans.recovery import Budget, recover
 from plansight.analyses.plans.simulate import Unparsed, simulate
 from plansight.analyses.semantics.world import World
 
+METRIC_COLUMNS = (
+    "length",
+    "reference_length",
+    "valid",
+    "executable",
+    "lea",
+    "goal_fraction",
+    "stv",
+    "aqm_score",
+    "np_aqm_score",
+    "lcs_subsequence",
+    "lcs_substring",
+    "similarity",
+    "score",
+    "score_normalised",
+    "final_score",
+    "action_distance",
+    "recovery_status",
+    "recovered_length",
+    "prefix_length",
+)
+"""The values :func:`plan_metrics` gives, in the order both readings of a benchmark write them as columns
+(`plansight evaluate` over folders between the plan's name and its error, over a table between the row's
+index and extraction and the label's agreement and the error), so their CSV headers list them alike."""
+
 
 def plan_metrics(
     domain: Domain | None,

@@ -45,7 +45,7 @@ from plansight.analyses.model.pddl import (
     walk,
 )
 from plansight.analyses.plans.processes import EVENT_CASCADE_LIMIT, Dynamics, Grounded
-from plansight.analyses.plans.simulate import (
+from plansight.analyses.plans.simulation import (
     CATEGORY_WORDS,
     Failure,
     Goals,
@@ -59,10 +59,11 @@ from plansight.analyses.plans.simulate import (
     Unparsed,
     ValueChange,
     change_verb,
+    explain_missing,
     metric_value,
     number_text,
-    register_temporal,
     step_text,
+    terms_read,
 )
 from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
 from plansight.analyses.semantics.fluents import (
@@ -709,7 +710,7 @@ class _Temporal:
                 if unmet.atom in (done.deleted if unmet.positive else done.added):
                     return Missing(unmet.text, done.index, True)
             return Missing(unmet.text, None, False)
-        terms = _terms_of(unmet)
+        terms = terms_read(unmet)
         if terms:  # a numeric condition: name the values it read (they may have flowed since a happening)
             values = ", ".join(self._value_words(t, state) for t in terms)
             return Missing(unmet.text, None, True, values)
@@ -751,20 +752,16 @@ class _Temporal:
             yield state
 
     def _explain(self, missing: Missing) -> str:
-        if missing.because is not None:
-            since = ""
-            if missing.stopped_after is not None:
-                happening = self.happenings[missing.stopped_after]
-                since = (f" since time {happening.time:g} (happening {missing.stopped_after + 1}, "
-                         f"{happening.label})")
-            return f"{missing.text} is false{since}: {missing.because}"
-        if missing.values:
-            return f"{missing.text} is false: {missing.values}"
-        if missing.stopped_after is not None:
-            happening = self.happenings[missing.stopped_after]
-            return (f"{missing.text} is false since time {happening.time:g}: it stopped holding at happening "
-                    f"{missing.stopped_after + 1} ({happening.label})")
-        return f"{missing.text} is false and has not held at any point so far"
+        def since(index: int) -> str:
+            happening = self.happenings[index]
+            return f" since time {happening.time:g} (happening {index + 1}, {happening.label})"
+
+        def stopped(index: int) -> str:
+            happening = self.happenings[index]
+            return (f" since time {happening.time:g}: it stopped holding at happening {index + 1} "
+                    f"({happening.label})")
+
+        return explain_missing(missing, since, stopped)
 
     def _static_failure(self, index: int, step: PlanStep, category: str) -> Failure:
         text = step_text(step)
@@ -774,28 +771,16 @@ class _Temporal:
         return Failure(0, text, category, (), message, step.span)
 
 
-def _terms_of(unmet: Unmet) -> list[GroundTerm]:
-    """The ground fluents a (numeric) condition reads, in the order written."""
-    found: dict[GroundTerm, None] = {}
-    for node in walk(unmet.formula):
-        if isinstance(node, Comparison):
-            for side in (node.left, node.right):
-                for term in numeric_terms(side):
-                    if isinstance(term, FunctionTerm):
-                        found.setdefault(ground_term(term, unmet.binding), None)
-    return list(found)
-
-
 def _flows_in(unmet: Unmet, flow: tuple[State, State]) -> bool:
     start, end = flow
-    return any(start.value(term) != end.value(term) for term in _terms_of(unmet))
+    return any(start.value(term) != end.value(term) for term in terms_read(unmet))
 
 
 def _flow_words(unmet: Unmet, flow: tuple[State, State], before: float, at: float) -> str:
     """``(<= (level) 100) becomes false: (level) goes from 20 at time 0 to 110 at time 9``."""
     start, end = flow
     moves = [f"{term_text(term)} goes from {number_text(start.value(term))} at time {before:g} to "
-             f"{number_text(end.value(term))} at time {at:g}" for term in _terms_of(unmet)
+             f"{number_text(end.value(term))} at time {at:g}" for term in terms_read(unmet)
              if start.value(term) != end.value(term)]
     return f"{unmet.text} becomes false as values change continuously: " + ", ".join(moves)
 
@@ -951,5 +936,3 @@ def _overlap(written: set[GroundAtom], others: set[GroundAtom]) -> GroundAtom | 
                 return atom
     return None
 
-
-register_temporal(simulate_temporal)

@@ -104,13 +104,17 @@ def _arithmetic(expr: Arithmetic, values: list[float]) -> float:
         elif op == "*":
             result *= value
         elif op == "/":
-            result = _divide(result, value)
+            result = divide(result, value)
         else:
             raise UndefinedValue(f"unknown operator {op}")
     return result
 
 
-def _divide(left: float, right: float) -> float:
+def divide(left: float, right: float) -> float:
+    """``(/ left right)`` and ``(scale-down f right)`` as VAL computes them, in IEEE arithmetic where
+    Python raises: a non-zero value over zero is infinite, its sign the product of the two signs (the zero's
+    too: ``(* -1 0)`` is -0, and VAL's ``Validate`` gives ``-inf`` for ``(/ 5 (* -1 0))`` and for scaling
+    5 down by it), and zero over zero, or NaN over anything, is NaN."""
     if right != 0:
         return left / right
     if left == 0 or math.isnan(left):

@@ -71,6 +71,7 @@ from plansight.analyses.semantics.fluents import (
     DURATION,
     UndefinedValue,
     compare,
+    divide,
     evaluate,
     ground_term,
     term_text,
@@ -194,16 +195,10 @@ def updated_values(values: Mapping[GroundTerm, float], updates: Sequence[Update]
         elif op == "scale-up":
             new[term] = old * amount
         elif op == "scale-down":
-            new[term] = _scale_down(old, amount)
+            new[term] = divide(old, amount)
         else:
             raise ValueError(f"unknown numeric effect {op}")
     return new
-
-
-def _scale_down(old: float, amount: float) -> float:
-    if amount != 0:
-        return old / amount
-    return math.nan if old == 0 or math.isnan(old) else math.copysign(math.inf, old)
 
 
 class GroundAction(NamedTuple):

@@ -17,7 +17,7 @@ from plansight.analyses.memo import Memo
 from plansight.analyses.model.pddl import Domain, Plan, PlanStep, Problem
 from plansight.analyses.plans.metrics import Action, actions_of
 from plansight.analyses.plans.recovery import Budget as PlannerBudget
-from plansight.analyses.plans.row_metrics import plan_metrics
+from plansight.analyses.plans.row_metrics import METRIC_COLUMNS, plan_metrics
 from plansight.analyses.plans.simulate import Unparsed, unparsed_lines
 from plansight.analyses.syntax.documents import parse_document
 from plansight.analyses.syntax.extraction import Extraction, ExtractionKind, extract
@@ -49,31 +49,7 @@ GRADE_TYPES = {
     "error": "str",
 }
 
-EVALUATE_COLUMNS = (
-    "row_index",
-    "extraction",
-    "valid",
-    "executable",
-    "lea",
-    "length",
-    "reference_length",
-    "goal_fraction",
-    "stv",
-    "aqm_score",
-    "np_aqm_score",
-    "lcs_subsequence",
-    "lcs_substring",
-    "similarity",
-    "score",
-    "score_normalised",
-    "final_score",
-    "action_distance",
-    "recovery_status",
-    "recovered_length",
-    "prefix_length",
-    "label_agrees",
-    "error",
-)
+EVALUATE_COLUMNS = ("row_index", "extraction", *METRIC_COLUMNS, "label_agrees", "error")
 """The metric columns `plansight evaluate` adds to each row."""
 
 EVALUATE_TYPES = {
