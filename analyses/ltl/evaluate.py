@@ -16,7 +16,7 @@ a brute-force evaluator that enumerates every split.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from itertools import repeat
 from operator import contains, eq
 from typing import Literal, overload
@@ -117,12 +117,22 @@ class PreparedGoal:
 
 
 def prepare(formula: LtlFormula, scope: LtlScope) -> PreparedGoal:
-    """``formula`` in ``scope``, ready to be evaluated on many trajectories (see :class:`PreparedGoal`)."""
-    return PreparedGoal(formula, scope)
+    """``formula`` in ``scope``, ready to be evaluated on many trajectories (see :class:`PreparedGoal`);
+    prepared once per formula object and scope (``LtlScope.memo``), so that :func:`evaluate` on many
+    trajectories costs what evaluating a prepared goal does."""
+    goal: PreparedGoal = scope.memo.get(formula, lambda: PreparedGoal(formula, scope))
+    return goal
 
 
 def _judge(evaluator: _Evaluator, formula: _Node) -> LtlEvaluation:
     n = evaluator.n
+    if not formula.temporal:  # a state formula: the first pair where it holds, chunk by chunk
+        evaluator.meter.spend(n + 1)
+        for number in range(evaluator.chunk_count()):
+            truth = evaluator.truth(formula, {}, evaluator.chunk(number))
+            if truth:
+                return LtlEvaluation(True, number * CHUNK + (truth & -truth).bit_length() - 1)
+        return LtlEvaluation(False, None, tuple(evaluator.explain(formula, {}, 0)))
     kind, values = evaluator.ends(formula, {})
     first = values[0]
     if kind != "bits" and first <= n:
@@ -193,6 +203,17 @@ class _Node:
     """A quantifier whose variable only appears in action atoms (``exists x. (look(x) or watch(x))``):
     every object no action of the trajectory names gives its body the same truth, so one of them
     stands for all."""
+    texts: dict[tuple[tuple[str, str], ...], str] = field(default_factory=dict)
+    """The sub-formula written out, per binding of the enclosing variables: a prepared goal judged on
+    many trajectories quotes the same failed parts again and again."""
+
+    def text(self, env: Env) -> str:
+        """The sub-formula with ``env``'s objects put in, as failure messages quote it."""
+        key = tuple(env.items()) if env else ()
+        found = self.texts.get(key)
+        if found is None:
+            found = self.texts[key] = format_ltl(ground(self.formula, env))
+        return found
 
 
 class _TooDeep(Exception):
@@ -341,13 +362,16 @@ class _Chunk:
     """Pairs ``first`` .. ``first + size - 1`` of a trajectory, with what state formulas ask of them:
     last pair first, so that a test of every pair reads as a binary number (bit j: pair first + j)."""
 
-    __slots__ = ("_acting", "_actions", "_by_name", "_pairs", "_performed", "_tested", "everything", "states")
+    __slots__ = ("_acting", "_actions", "_by_name", "_pairs", "_performed", "_tested", "everything", "known",
+                 "states")
 
     def __init__(self, pairs: Trajectory) -> None:
         self._pairs = pairs
         self.states = [state.atoms for state, _ in reversed(pairs)]
         self.everything = (1 << len(pairs)) - 1
         self._tested: dict[GroundAtom, int] = {}
+        self.known: dict[_Node, int] = {}
+        """The truths of the sub-formulas without bound variables asked so far (see ``_Evaluator.truth``)."""
         self._performed: dict[GroundAtom, int] = {}
         self._actions: list[GroundAtom | None] | None = None
         self._by_name: dict[tuple[str, int], list[GroundAtom]] | None = None
@@ -385,10 +409,14 @@ class _Chunk:
     def by_name(self) -> dict[tuple[str, int], list[GroundAtom]]:
         """The actions taken, by name and length."""
         if self._by_name is None:
-            self._by_name = {}
+            self._by_name = by_name = {}
             for action in set(self.actions):
                 if action is not None:
-                    self._by_name.setdefault((action[0], len(action)), []).append(action)
+                    found = by_name.get((action[0], len(action)))
+                    if found is None:
+                        by_name[action[0], len(action)] = [action]
+                    else:
+                        found.append(action)
         return self._by_name
 
     def acting(self) -> set[str]:
@@ -417,7 +445,13 @@ class _Chunk:
                 fitting.update(a for a in candidates if _fits(atom, variable, objects, env, a))
         if not fitting:
             return 0
-        return int(bytes(map(fitting.__contains__, self.actions)).translate(_BINARY), 2)
+        actions = self.actions
+        if len(actions) > 12:
+            return int(bytes(map(fitting.__contains__, actions)).translate(_BINARY), 2)
+        found = 0  # a few pairs: a plain loop costs less than building the binary number
+        for action in actions:
+            found = found << 1 | (action in fitting)
+        return found
 
 
 class _Evaluator:
@@ -445,12 +479,21 @@ class _Evaluator:
     # --- pair by pair (state formulas) ---------------------------------------------------------
 
     def truth(self, node: _Node, env: Env, chunk: _Chunk) -> int:
-        """The pairs of ``chunk`` at which the state formula ``node`` holds, as a bit set."""
+        """The pairs of ``chunk`` at which the state formula ``node`` holds, as a bit set; kept for a
+        sub-formula without bound variables, which explaining a failure asks for again."""
         self.meter.spend(1)
-        kind = node.kind
-        if kind == _ATOM:
+        if node.kind == _ATOM:
             key = node.key or (node.name, *(env[k] if bound else k for bound, k in node.args))
             return chunk.action_bits(key) if node.action else chunk.state_bits(key)
+        if env:
+            return self._composite_truth(node, env, chunk)
+        found = chunk.known.get(node)
+        if found is None:
+            found = chunk.known[node] = self._composite_truth(node, env, chunk)
+        return found
+
+    def _composite_truth(self, node: _Node, env: Env, chunk: _Chunk) -> int:
+        kind = node.kind
         if kind == _AND:
             result = chunk.everything
             for operand in node.children:
@@ -622,7 +665,7 @@ class _Evaluator:
         formula = node.formula
         if self._holds_from(node, env, start):
             return []
-        text = _Text(formula, env)  # written out only for the failures reported
+        text = _Text(node, env)  # written out only for the failures reported
         if node.kind == _THEN:
             return self._explain_then(node, env, start, text)
         if node.kind == _AND:
@@ -646,9 +689,12 @@ class _Evaluator:
 
     def _holds_from(self, node: _Node, env: Env, start: int) -> bool:
         """Whether ``node`` holds on the pairs from ``start`` to the end (a state formula: at some pair)."""
-        known = self._ends.get((node, tuple(env.items())))
-        if known is not None or node.temporal:
-            return self.holds_to_end(known or self.ends(node, env), start)
+        if node.temporal:
+            return self.holds_to_end(self.ends(node, env), start)
+        if env:  # a state formula's truths are kept per chunk only without bound variables
+            known = self._ends.get((node, tuple(env.items())))
+            if known is not None:
+                return self.holds_to_end(known, start)
         number, offset = divmod(start, CHUNK)
         while number < len(self._chunks):
             if self.truth(node, env, self.chunk(number)) >> offset:
@@ -682,24 +728,22 @@ class _Evaluator:
         stage = node.children[number - 1]
         inner = self.explain(stage, env, begin) if unreached else []
         if not inner:
-            inner = [Failure(stage.formula, format_ltl(ground(stage.formula, env)), "is not achieved")]
+            inner = [Failure(stage.formula, stage.text(env), "is not achieved")]
         where = f"stage {number} of {len(node.children)} in `{text}`"
         after = f", after stage {number - 1} was achieved at step {done_at}" if number > 1 else ""
         return [Failure(f.node, f.text, f"{f.reason} ({where}{after})") for f in inner]
 
 
 class _Text:
-    """A sub-formula with its variables bound, written out (once) only if a failure message quotes it."""
+    """A sub-formula with its variables bound, written out only if a failure message quotes it."""
 
-    __slots__ = ("_env", "_formula", "_text")
+    __slots__ = ("_env", "_node")
 
-    def __init__(self, formula: LtlFormula, env: Env) -> None:
-        self._formula, self._env, self._text = formula, env, ""
+    def __init__(self, node: _Node, env: Env) -> None:
+        self._node, self._env = node, env
 
     def __str__(self) -> str:
-        if not self._text:
-            self._text = format_ltl(ground(self._formula, self._env))
-        return self._text
+        return self._node.text(self._env)
 
 
 def _objects(node: _Node, acting: set[str] | None) -> list[tuple[str, int]]:

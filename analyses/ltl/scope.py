@@ -11,8 +11,10 @@ PDDL reader expects. :class:`VariableRange` records which uses restricted it, fo
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+import threading
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlQuantified, ltl_children, ltl_walk
 from plansight.analyses.model.pddl import Action, Domain, PredicateDecl, Problem, TypedName, TypeRef, name
@@ -49,6 +51,38 @@ class VariableRange:
         return tuple(dict.fromkeys(t for use in self.uses for t in use.types))
 
 
+class FormulaMemo:
+    """What was worked out once for a formula in one scope (its goal prepared for evaluation), for the
+    ``SIZE`` formulas used last: judging one parsed goal on many plans prepares it once.
+
+    Keyed by the formula object, not its value: two versions of a file can parse to equal formulas whose
+    spans differ, and a failure points at its sub-formula's span. An entry holds its formula, so the
+    object (and its ``id``) stays alive as long as the entry does.
+    """
+
+    SIZE = 32
+
+    __slots__ = ("_entries", "_lock")
+
+    def __init__(self) -> None:
+        self._entries: dict[int, tuple[LtlFormula, Any]] = {}
+        self._lock = threading.Lock()
+
+    def get(self, formula: LtlFormula, compute: Callable[[], Any]) -> Any:
+        """``compute()``'s value for ``formula``, computed the first time it is asked for."""
+        entry = self._entries.get(id(formula))
+        if entry is not None and entry[0] is formula:
+            return entry[1]
+        value = compute()
+        with self._lock:
+            entries = self._entries
+            entries.pop(id(formula), None)
+            if len(entries) >= self.SIZE:
+                del entries[next(iter(entries))]  # the oldest
+            entries[id(formula)] = (formula, value)
+        return value
+
+
 @dataclass(frozen=True)
 class LtlScope:
     """The names an LTL goal can use. Keys are lower-cased, like :class:`~.model.Name` keys."""
@@ -59,6 +93,8 @@ class LtlScope:
     ranges: Mapping[LtlQuantified, VariableRange] = field(default_factory=dict)
     vocab: Vocabulary | None = None
     problem: ProblemScope | None = None
+    memo: FormulaMemo = field(default_factory=FormulaMemo, compare=False, hash=False, repr=False)
+    """Work done once per formula in this scope (``evaluate.prepare``); no part of the scope's value."""
 
     def is_action(self, name: str) -> bool:
         """An action proposition; a name that is both (or neither) is read as a state predicate."""
