@@ -27,6 +27,10 @@ its keys, against a prediction built from the last option of each key with every
 left out and one made-up condition added. The exact F1 is checked independently: when no two keys
 share a condition and the prediction is simple, the best reference is the best choice of one option
 per key, which a dynamic programme over (size so far → most conditions in common) finds.
+
+Goal F1 on generated pairs (no checkout needed): both goals with many keys of several options, some
+conditions shared across keys, against the tree search alone (the code before the part-by-part
+solver, ``analyses/ltl/f1_parts.py``), stopped past ``BEFORE_UNITS``.
 """
 
 from __future__ import annotations
@@ -191,6 +195,65 @@ def goal_f1_behavior(eai: Path) -> dict[str, Any]:
     return {"large": rows, "slowest_ms": 1000 * slowest, "checked_independently": checked}
 
 
+GENERATED = [(8, 4, 3), (20, 5, 0), (20, 5, 3), (20, 5, 6)]
+"""(keys, options per key, conditions shared across keys) of the generated goal pairs."""
+BEFORE_UNITS = 1_000_000
+"""The tree search alone (the code before the part-by-part solver) stops past this many units here."""
+
+
+def _generated(rng: random.Random, keys: int, options: int, hubs: int) -> tuple[str, str]:
+    """A reference and a candidate with ``keys`` keys of ``options`` options each: key k's options draw
+    2 to 4 of its own 8 conditions, and half of them also hold one of ``hubs`` conditions that every
+    key of both goals may hold (what links every choice to every other)."""
+    shared = [f"near(s{i}, table)" for i in range(hubs)]
+
+    def option(k: int) -> str:
+        own = [f"inside(t{k}_{i}, box{b})" for i in range(4) for b in range(2)]
+        atoms = rng.sample(own, rng.randint(2, 4))
+        if shared and rng.random() < 0.5:
+            atoms.append(rng.choice(shared))
+        return "(" + " and ".join(atoms) + ")"
+
+    def goal() -> str:
+        return " and ".join("(" + " or ".join(option(k) for _ in range(options)) + ")" for k in range(keys))
+
+    return goal(), goal()
+
+
+def goal_f1_generated(seeds: int = 3) -> list[dict[str, Any]]:
+    """Goal F1 on generated pairs where both goals have many choices: the part-by-part solver against
+    the tree search alone (stopped past ``BEFORE_UNITS``), CPU ms and work units."""
+    from plansight.analyses.ltl.f1_search import best_pair
+    from plansight.analyses.ltl.goal_options import goal_options
+    from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
+    rows = []
+    for keys, options, hubs in GENERATED:
+        after_ms, after_units, before_ms, before_stopped, f1s = [], [], [], 0, []
+        for seed in range(seeds):
+            reference_text, candidate_text = _generated(random.Random(seed), keys, options, hubs)
+            reference, candidate = parse_ltl(reference_text).formula, parse_ltl(candidate_text).formula
+            assert reference is not None and candidate is not None
+            meter = WorkBudget(time_limit_s=None, max_units=None).meter()
+            start = time.process_time()
+            result = goal_f1(candidate, reference, LtlScope(), LtlScope(), meter)
+            after_ms.append(1000 * (time.process_time() - start))
+            after_units.append(meter.used)
+            f1s.append(result.f1)
+            meter = WorkBudget(time_limit_s=None, max_units=BEFORE_UNITS).meter()
+            start = time.process_time()
+            try:
+                trees = [goal_options(goal, LtlScope(), meter) for goal in (reference, candidate)]
+                best_pair(trees[0], trees[1], meter)
+            except BudgetExceeded:
+                before_stopped += 1
+            before_ms.append(1000 * (time.process_time() - start))
+        rows.append({"keys": keys, "options": options, "shared": hubs, "pairs": seeds,
+                     "after_slowest_ms": max(after_ms), "after_most_units": max(after_units),
+                     "before_slowest_ms": max(before_ms), "before_stopped": before_stopped,
+                     "f1": f1s})
+    return rows
+
+
 def _exact_f1(keys: list[list[list[Any]]], predicted: set[str]) -> float | None:
     """Best F1 by a programme over keys, when no condition occurs in two keys (else None)."""
     texts = [[{_condition(c) for c in option} for option in options] for options in keys]
@@ -224,7 +287,8 @@ def main() -> None:
         sys.exit("set EAI_SRC to a checkout of the Embodied Agent Interface (see this file's docstring)")
     eai = Path(source)
     with collector_off():
-        figures = {"evaluation": evaluation(eai, args.short, args.scene), "goal_f1": goal_f1_behavior(eai)}
+        figures = {"evaluation": evaluation(eai, args.short, args.scene), "goal_f1": goal_f1_behavior(eai),
+                   "goal_f1_generated": goal_f1_generated()}
     print(json.dumps(figures, indent=2))
     if args.json:
         args.json.write_text(json.dumps(figures, indent=2), encoding="utf-8")

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from plansight.analyses.ltl.f1_parts import best_pair_by_parts
 from plansight.analyses.ltl.f1_search import best_pair
 from plansight.analyses.ltl.goal_options import Element, SimpleGoal, expansions, goal_options
 from plansight.analyses.ltl.scope import LtlScope
@@ -60,7 +61,8 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
     meter = meter or Meter()
     references = goal_options(reference, reference_scope, meter)
     candidates = goal_options(candidate, candidate_scope, meter)
-    ref, cand = best_pair(references, candidates, meter)
+    found = best_pair_by_parts(references, candidates, meter)
+    ref, cand = found if found is not None else best_pair(references, candidates, meter)
     f1, precision, recall = set_f1(cand.elements(), ref.elements())
     return F1Result(f1, precision, recall, ref, cand)
 
