@@ -409,7 +409,8 @@ class _Chunk:
     def by_name(self) -> dict[tuple[str, int], list[GroundAtom]]:
         """The actions taken, by name and length."""
         if self._by_name is None:
-            self._by_name = by_name = {}
+            by_name: dict[tuple[str, int], list[GroundAtom]] = {}
+            self._by_name = by_name
             for action in set(self.actions):
                 if action is not None:
                     found = by_name.get((action[0], len(action)))
