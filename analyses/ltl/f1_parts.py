@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from math import prod
 
+from plansight.analyses.ltl.f1_hubs import HUB_LIMIT, Patterns, Programme, TooManyStates
 from plansight.analyses.ltl.goal_options import AllOf, Element, Fixed, OneOf, Options, SimpleGoal, expansions
 from plansight.analyses.semantics.budget import Meter
 from plansight.analyses.semantics.world import GroundAtom
@@ -189,11 +190,11 @@ class _Problem:
                              for parts in self.sides for options in parts)
         if empty_possible:
             t = Fraction(1)
-            maxima = [_known(self._search(g, t, {}, None)[0]) for g in self.groups]
+            maxima = [_known(self._group_best(g, t)[0]) for g in self.groups]
         else:
             t = Fraction(*_score(*self._goals(self._good_choice())))
             while True:
-                found = [self._search(g, t, {}, None) for g in self.groups]
+                found = [self._group_best(g, t) for g in self.groups]
                 maxima = [_known(value) for value, _ in found]
                 total = self._constant(t) + sum(maxima)
                 if total <= 0:
@@ -211,6 +212,9 @@ class _Problem:
                 worth = self._option_values(self.parts[k], t)
                 choice[k] = worth.index(maximum)
                 continue
+            if self._first_by_programme(group, t, maximum, fixed):
+                choice.update(fixed)
+                continue
             for k in sorted(group.parts, key=lambda k: (self.parts[k].side, self.parts[k].index)):
                 for option in range(len(self.parts[k].options)):
                     fixed[k] = option
@@ -221,6 +225,102 @@ class _Problem:
                     raise AssertionError("no option reaches the group's maximum")
             choice.update(fixed)
         return self._goals(choice)
+
+    def _group_best(self, group: _Group, t: Fraction) -> tuple[int | None, dict[int, int]]:
+        """The group's best sum at ``t`` and a choice reaching it: by the programme over hubs when it
+        applies, else by the search."""
+        programme = self._programme(group, t, {})
+        if programme is None:
+            return self._search(group, t, {}, None)
+        try:
+            total, picked = programme.best()
+        except TooManyStates:
+            return self._search(group, t, {}, None)
+        choice: dict[int, int] = {}
+        for cluster, options in zip(group.clusters, picked, strict=True):
+            choice.update(zip(cluster, options, strict=True))
+        return total, choice
+
+    def _first_by_programme(self, group: _Group, t: Fraction, maximum: int, fixed: dict[int, int]) -> bool:
+        """Fill ``fixed`` with the first choice in listing order reaching ``maximum``, part by part, by the
+        programme over hubs; False (``fixed`` untouched) when it does not apply."""
+        programme = self._programme(group, t, {})
+        if programme is None:
+            return False
+        layer_of = {k: n for n, cluster in enumerate(group.clusters) for k in cluster}
+        settled: dict[int, int] = {}
+        try:
+            for k in sorted(group.parts, key=lambda k: (self.parts[k].side, self.parts[k].index)):
+                layer = layer_of[k]
+                for option in range(len(self.parts[k].options)):
+                    settled[k] = option
+                    patterns = self._patterns(group, layer, t, settled)
+                    if programme.fits(layer, patterns) >= maximum:
+                        programme.narrow(layer, patterns)
+                        break
+                else:  # pragma: no cover - the maximum is reached by some option of every part
+                    raise AssertionError("no option reaches the group's maximum")
+        except TooManyStates:
+            return False
+        fixed.update(settled)
+        return True
+
+    def _programme(self, group: _Group, t: Fraction, fixed: dict[int, int]) -> Programme | None:
+        """The programme over the hubs held for ``group`` at ``t``, when it has few hubs and every
+        cluster few choices."""
+        sizes = [prod(len(self.parts[k].options) for k in cluster) for cluster in group.clusters]
+        if len(group.hubs) > HUB_LIMIT or max(sizes) > CLUSTER_CHOICES:
+            return None
+        if len(group.clusters) == 1 and not group.hubs and len(group.parts) > 2:
+            return None  # one cluster without hubs: the search's bound is exact enough, and cheaper
+        p, q = t.numerator, t.denominator
+        hubs = sorted(group.hubs)
+        start = [(e in self.base[0], e in self.base[1]) for e in hubs]
+
+        def worth(held: bool, theirs: bool) -> int:
+            return (2 * q - 2 * p) if held and theirs else -p if held or theirs else 0
+
+        def final(state: int) -> int:
+            total = 0
+            for n, (reference, candidate) in enumerate(start):
+                now = (reference or bool(state >> 2 * n & 1), candidate or bool(state >> (2 * n + 1) & 1))
+                if now != (reference, candidate):
+                    total += worth(*now) - worth(reference, candidate)
+            return total
+
+        layers = [self._patterns(group, n, t, fixed) for n in range(len(group.clusters))]
+        return Programme(layers, final, self.meter)
+
+    def _patterns(self, group: _Group, layer: int, t: Fraction, fixed: dict[int, int]) -> Patterns:
+        """A cluster's choices (``fixed`` ones fixed) by the hubs they bring: the best value of the
+        elements but the hubs (and of the action sequences, in the group that decides them) and the
+        first choice reaching it."""
+        cluster = group.clusters[layer]
+        p, q = t.numerator, t.denominator
+        bit = {e: 2 * n for n, e in enumerate(sorted(group.hubs))}
+        parts = [self.parts[k] for k in cluster]
+        own = [[frozenset(o) - group.hubs for o in part.props] for part in parts]
+        carried = [[sum(1 << (bit[e] + part.side) for e in option if e in bit) for option in part.props]
+                   for part in parts]
+        choices = [[fixed[k]] if k in fixed else range(len(self.parts[k].options)) for k in cluster]
+        sequence = group.sequence and any(part.has_actions for part in parts)
+        patterns: Patterns = {}
+        count = 0
+        for picked in itertools.product(*choices):
+            count += 1
+            added: tuple[set[Element], set[Element]] = (set(), set())
+            bits = 0
+            for n, option in enumerate(picked):
+                added[parts[n].side].update(own[n][option])
+                bits |= carried[n][option]
+            value = _worth(added, self.base, p, q)
+            if sequence:
+                chosen = dict(zip(cluster, picked, strict=True))
+                value += _sequence_value(self._actions(0, chosen), self._actions(1, chosen), p, q)
+            if bits not in patterns or patterns[bits][0] < value:
+                patterns[bits] = (value, picked)
+        self.meter.spend(count)
+        return patterns
 
     def _option_values(self, part: _Part, t: Fraction) -> list[int]:
         """What each option of a part alone in its group adds to the sum at ``t``."""
@@ -444,26 +544,13 @@ class _Problem:
         choices = [[fixed[k]] if k in fixed else range(len(own[n])) for n, k in enumerate(cluster)]
         sides = [self.parts[k].side for k in cluster]
 
-        def worth(added: tuple[set[Element], set[Element]]) -> int:
-            total = 0
-            for side in (0, 1):
-                mine, theirs = self.base[side], self.base[1 - side]
-                for element in added[side] - mine:
-                    if element in theirs:
-                        total += 2 * q - p
-                    elif element in added[1 - side]:
-                        total += q - p  # half of 2q - 2p from each side
-                    else:
-                        total -= p
-            return total
-
         if prod(len(c) for c in choices) <= CLUSTER_CHOICES:
             best: int | None = None
             for picked in itertools.product(*choices):
                 added: tuple[set[Element], set[Element]] = (set(), set())
                 for n, option in enumerate(picked):
                     added[sides[n]].update(own[n][option])
-                value = worth(added)
+                value = _worth(added, self.base, p, q)
                 best = value if best is None else max(best, value)
             self.meter.spend(prod(len(c) for c in choices))
             found = _known(best)
@@ -502,6 +589,22 @@ class _Problem:
             else:
                 may[part.side] = may[part.side] or part.has_actions
         return 2 * q - 2 * p if all(may) else 0
+
+
+def _worth(added: tuple[set[Element], set[Element]], base: tuple[set[Element], set[Element]], p: int,
+           q: int) -> int:
+    """What adding ``added`` to both goals (already holding ``base``) brings to the sum, exactly."""
+    total = 0
+    for side in (0, 1):
+        mine, theirs = base[side], base[1 - side]
+        for element in added[side] - mine:
+            if element in theirs:
+                total += 2 * q - p
+            elif element in added[1 - side]:
+                total += q - p  # half of 2q - 2p from each side
+            else:
+                total -= p
+    return total
 
 
 def worth_alone(added: frozenset[Element], theirs: set[Element], possible: set[Element], p: int,
