@@ -195,7 +195,7 @@ def goal_f1_behavior(eai: Path) -> dict[str, Any]:
     return {"large": rows, "slowest_ms": 1000 * slowest, "checked_independently": checked}
 
 
-GENERATED = [(8, 4, 3), (20, 5, 0), (20, 5, 3), (20, 5, 6)]
+GENERATED = [(8, 4, 3), (20, 5, 0), (20, 5, 3), (20, 5, 6), (30, 6, 4)]
 """(keys, options per key, conditions shared across keys) of the generated goal pairs."""
 BEFORE_UNITS = 1_000_000
 """The tree search alone (the code before the part-by-part solver) stops past this many units here."""

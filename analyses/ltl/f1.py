@@ -12,8 +12,11 @@ Choices the paper leaves open, documented in the README: propositions of interme
 stages are kept with the final ones (a subgoal sequence has no other place in ``set(g)``); a goal with
 no action has no sequence element (not an empty one); ``forn n`` picks the n instances that hold
 and leaves the others unconstrained (as BEHAVIOR's goal options do); a negated ``then`` or ``forn``
-stays one opaque element. The maximum is exact on every input: the expansions are kept as a tree of
-choices (``goal_options.py``) and searched with a sound bound (``f1_search.py``), never listed.
+stays one opaque element. The maximum is exact on every input, and the expansions are never listed:
+they are kept as a tree of choices (``goal_options.py``), whose top-level parts are solved group by
+group (``f1_parts.py``, with ``f1_hubs.py`` for conditions shared across parts); a part with thousands
+of expansions of its own goes to the tree search with a sound bound (``f1_search.py``). Maximising
+F1 over such goals is NP-hard in general, so the meter still bounds the work.
 """
 
 from __future__ import annotations
@@ -56,8 +59,8 @@ def set_f1(candidate: frozenset[Element], reference: frozenset[Element]) -> tupl
 def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlScope,
             reference_scope: LtlScope, meter: Meter | None = None) -> F1Result:
     """The best F1 over the simple expansions of both goals, exactly. ``meter`` is charged one unit per
-    sub-formula expanded and per branch searched: it raises ``BudgetExceeded`` past its budget
-    (analyses/semantics/budget.py)."""
+    sub-formula expanded and per branch or state searched: it raises ``BudgetExceeded`` past its budget
+    (analyses/semantics/budget.py), which only goals sharing many conditions across many choices reach."""
     meter = meter or Meter()
     references = goal_options(reference, reference_scope, meter)
     candidates = goal_options(candidate, candidate_scope, meter)
