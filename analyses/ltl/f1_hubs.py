@@ -37,10 +37,15 @@ class TooManyStates(Exception):
 class Programme:
     """The layers of one group at one ``t``: forward values from the start, backward values to the end."""
 
-    def __init__(self, layers: list[Patterns], final: Callable[[int], int], meter: Meter) -> None:
+    def __init__(self, layers: list[Patterns], final: Callable[[int], int], meter: Meter,
+                 ceiling: Callable[[int, int], int] | None = None, floor: int | None = None) -> None:
         self.layers = layers
         self.final = final
         self.meter = meter
+        self.ceiling = ceiling
+        """At most what the layers from the given one on (and the hubs' final worth) add to a state."""
+        self.floor = floor
+        """A total some choice reaches: a state that cannot reach it is dropped."""
         self._forward: list[dict[int, int] | None] = [None] * (len(layers) + 1)
         self._forward[0] = {0: 0}
         self._backward: list[dict[int, int] | None] = [None] * (len(layers) + 1)
@@ -59,6 +64,10 @@ class Programme:
                 if after.get(following, total - 1) < total:
                     after[following] = total
         self.meter.spend(len(before) * len(self.layers[layer - 1]))
+        if self.ceiling is not None and self.floor is not None:
+            ceiling, floor = self.ceiling, self.floor
+            after = {state: value for state, value in after.items() if value + ceiling(state, layer) >= floor}
+            self.meter.spend(len(after))
         if len(after) > STATE_LIMIT:
             raise TooManyStates
         self._forward[layer] = after
@@ -76,8 +85,8 @@ class Programme:
         else:
             later = self.backward(layer + 1)
             patterns = self.layers[layer]
-            result = {state: max(worth + later[state | bits] for bits, (worth, _) in patterns.items())
-                      for state in states}
+            result = {state: max(worth + later.get(state | bits, _NOTHING)
+                                 for bits, (worth, _) in patterns.items()) for state in states}
             self.meter.spend(len(states) * len(patterns))
         self._backward[layer] = result
         return result
@@ -106,7 +115,7 @@ class Programme:
         later = self.backward(layer + 1)
         before = self.forward(layer)
         self.meter.spend(len(before) * len(patterns))
-        return max(value + worth + later[state | bits] for state, value in before.items()
+        return max(value + worth + later.get(state | bits, _NOTHING) for state, value in before.items()
                    for bits, (worth, _) in patterns.items())
 
     def narrow(self, layer: int, patterns: Patterns) -> None:

@@ -23,7 +23,9 @@ which its group can still reach its maximum.
 
 from __future__ import annotations
 
+import functools
 import itertools
+import operator
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -190,16 +192,17 @@ class _Problem:
                              for parts in self.sides for options in parts)
         if empty_possible:
             t = Fraction(1)
-            maxima = [_known(self._group_best(g, t)[0]) for g in self.groups]
+            maxima = [_known(self._group_best(g, t, None)[0]) for g in self.groups]
         else:
-            t = Fraction(*_score(*self._goals(self._good_choice())))
+            choice: dict[int, int] = self._good_choice()
+            t = Fraction(*_score(*self._goals(choice)))
             while True:
-                found = [self._group_best(g, t) for g in self.groups]
+                found = [self._group_best(g, t, choice) for g in self.groups]
                 maxima = [_known(value) for value, _ in found]
                 total = self._constant(t) + sum(maxima)
                 if total <= 0:
                     break
-                choice: dict[int, int] = {}
+                choice = {}
                 for _, chosen in found:
                     choice.update(chosen)
                 num, den = _score(*self._goals(choice))
@@ -226,10 +229,12 @@ class _Problem:
             choice.update(fixed)
         return self._goals(choice)
 
-    def _group_best(self, group: _Group, t: Fraction) -> tuple[int | None, dict[int, int]]:
+    def _group_best(self, group: _Group, t: Fraction,
+                    known: dict[int, int] | None) -> tuple[int | None, dict[int, int]]:
         """The group's best sum at ``t`` and a choice reaching it: by the programme over hubs when it
-        applies, else by the search."""
-        programme = self._programme(group, t, {})
+        applies (no worse than the ``known`` choice, whose sum lets it drop hopeless states), else by
+        the search."""
+        programme = self._programme(group, t, {}, known)
         if programme is None:
             return self._search(group, t, {}, None)
         try:
@@ -244,7 +249,7 @@ class _Problem:
     def _first_by_programme(self, group: _Group, t: Fraction, maximum: int, fixed: dict[int, int]) -> bool:
         """Fill ``fixed`` with the first choice in listing order reaching ``maximum``, part by part, by the
         programme over hubs; False (``fixed`` untouched) when it does not apply."""
-        programme = self._programme(group, t, {})
+        programme = self._programme(group, t, {}, maximum)
         if programme is None:
             return False
         layer_of = {k: n for n, cluster in enumerate(group.clusters) for k in cluster}
@@ -265,9 +270,11 @@ class _Problem:
         fixed.update(settled)
         return True
 
-    def _programme(self, group: _Group, t: Fraction, fixed: dict[int, int]) -> Programme | None:
+    def _programme(self, group: _Group, t: Fraction, fixed: dict[int, int],
+                   floor: dict[int, int] | int | None = None) -> Programme | None:
         """The programme over the hubs held for ``group`` at ``t``, when it has few hubs and every
-        cluster few choices."""
+        cluster few choices; ``floor``, a sum some choice reaches (or that choice), drops the states that
+        cannot reach it."""
         sizes = [prod(len(self.parts[k].options) for k in cluster) for cluster in group.clusters]
         if len(group.hubs) > HUB_LIMIT or max(sizes) > CLUSTER_CHOICES:
             return None
@@ -289,7 +296,31 @@ class _Problem:
             return total
 
         layers = [self._patterns(group, n, t, fixed) for n in range(len(group.clusters))]
-        return Programme(layers, final, self.meter)
+        if isinstance(floor, dict):  # the sum of that choice: every layer down to its one pattern
+            picked = [self._patterns(group, n, t, floor) for n in range(len(group.clusters))]
+            floor = sum(worth for patterns in picked for worth, _ in patterns.values())
+            floor += final(functools.reduce(operator.or_, (bits for patterns in picked for bits in patterns),
+                                            0))
+        suffix = [0] * (len(layers) + 1)  # the best the layers from here on add, hubs left out
+        held = [0] * (len(layers) + 1)  # every hub bit the layers from here on may bring
+        for n in range(len(layers) - 1, -1, -1):
+            suffix[n] = suffix[n + 1] + max(worth for worth, _ in layers[n].values())
+            held[n] = held[n + 1] | functools.reduce(operator.or_, layers[n], 0)
+
+        def ceiling(state: int, layer: int) -> int:
+            """The layers' best, and each hub at its best still reachable: in both goals when both may
+            still hold it, else as it is (holding it on one more side only costs)."""
+            total = suffix[layer]
+            reachable = state | held[layer]
+            for n, (reference, candidate) in enumerate(start):
+                now = (reference or bool(state >> 2 * n & 1), candidate or bool(state >> (2 * n + 1) & 1))
+                if (reference or reachable >> 2 * n & 1) and (candidate or reachable >> (2 * n + 1) & 1):
+                    total += 2 * q - 2 * p - worth(reference, candidate)
+                else:
+                    total += worth(*now) - worth(reference, candidate)
+            return total
+
+        return Programme(layers, final, self.meter, ceiling, floor)
 
     def _patterns(self, group: _Group, layer: int, t: Fraction, fixed: dict[int, int]) -> Patterns:
         """A cluster's choices (``fixed`` ones fixed) by the hubs they bring: the best value of the
