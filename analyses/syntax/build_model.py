@@ -355,6 +355,10 @@ class ModelBuilder:
         )
         return Section(children[1], action, action.span)
 
+    def prebuilt(self, children: Children) -> Section:
+        """A whole section the lexer read in one step (``grounded_sections.py``), already built."""
+        return children[0].value  # type: ignore[no-any-return]
+
     def action_part(self, children: Children) -> tuple[Token, Any]:
         """One keyword of an action and its value; ``:parameters`` comes with the parentheses around its list.
         """

@@ -133,8 +133,13 @@ FORMULA_HEADS = frozenset(
 )
 
 
+SectionReader = Callable[[str, int, int], "tuple[Token, int] | None"]
+"""Reads a whole section at a ``(`` directly inside ``(define`` into one token (see ``grounded_sections.py``),
+or returns None to leave it to the tokens."""
+
+
 def lex_pddl(text: str, fast_facts: bool = True, start: int = 0, stop: int | None = None,
-             in_facts: bool = False) -> list[Token]:
+             in_facts: bool = False, read_section: SectionReader | None = None) -> list[Token]:
     """All significant tokens of a domain or problem.
 
     With ``fast_facts``, the bulk of a large problem skips the token-by-token path: runs of ground
@@ -146,6 +151,9 @@ def lex_pddl(text: str, fast_facts: bool = True, start: int = 0, stop: int | Non
     section (``incremental.py``); ``in_facts`` says the stretch lies directly inside ``(:init`` or
     ``(and``. Lexing stops at the first token boundary at or past ``stop``: the caller checks that no
     comment runs past it.
+
+    ``read_section``, given, is tried on every ``(`` directly inside the top-level form; the token it
+    returns stands for the whole section.
     """
     tokens: list[Token] = []
     append = tokens.append
@@ -169,6 +177,12 @@ def lex_pddl(text: str, fast_facts: bool = True, start: int = 0, stop: int | Non
         if kind == "WORD" and lists.get(depth) == NAMES and _extend_names(tokens, m.group(), pos, end):
             pos = end
             continue
+        if kind == "LPAR" and depth == 1 and read_section is not None:
+            section = read_section(text, pos, length)
+            if section is not None:
+                append(section[0])
+                pos = section[1]
+                continue
         append(Token(kind, m.group(), pos, end))  # type: ignore[arg-type]
         if kind == "WORD":
             if end - pos <= 5 and m.group().lower() in _TIME_WORDS and lists.get(depth) != NAMES:
@@ -333,6 +347,18 @@ def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
     _set_args(atom, args)
     _set_atom_span(atom, span)
     return atom
+
+
+def word_name(word: str, start: int) -> Name:
+    """The Name of ``word`` (a name as the lexer reads it) found at ``start``, as :meth:`Token.name` makes
+    it."""
+    return _new_name(_key(word), word, _new_span(Span, (start, start + len(word))))
+
+
+def read_facts(text: str, pos: int, stop: int) -> tuple[list[Formula], int]:
+    """The run of ground atoms and negated ground atoms from ``pos``, as the FACTS tokens hold them, and
+    where the run ends (``pos`` itself when there is none)."""
+    return _scan_facts(text, pos, stop)
 
 
 def _scan_facts(text: str, pos: int, stop: int) -> tuple[list[Formula], int]:

@@ -17,6 +17,7 @@ from plansight.analyses.syntax.build_model import (
     collecting_notes,
     collecting_outlines,
 )
+from plansight.analyses.syntax.grounded_sections import SECTION, read_section
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
 from plansight.analyses.syntax.lexer import (
     BAD,
@@ -29,6 +30,7 @@ from plansight.analyses.syntax.lexer import (
     RPAR,
     VARIABLE,
     WORD,
+    SectionReader,
     Token,
     invalid_characters,
     lex_pddl,
@@ -64,6 +66,7 @@ _DESCRIPTIONS = {
     "HASH_T": "`#t`",
     "FACTS": "",
     "NAMES": "",
+    "SECTION": "",
     **{v: f"`{k}`" for k, v in _OPERATORS.items()},
     **{v: f"`{k}`" for k, v in _WORD_KEYWORDS.items()},
     **{v: f"`{k}`" for k, v in _COLON_KEYWORDS.items()},
@@ -89,7 +92,7 @@ def _resolve(token: Token, table: Mapping[str, Any]) -> str:
         return _OPERATORS[token.text]
     if kind in (VARIABLE, NUMBER, DASH, HASH_T):
         return kind
-    return kind  # LPAR, RPAR, FACTS, BAD
+    return kind  # LPAR, RPAR, FACTS, SECTION, BAD
 
 
 @cache
@@ -111,13 +114,25 @@ class PddlParse:
     """Set by an incremental parse: what it parsed again (``incremental.py``)."""
 
 
-def parse_pddl(text: str, fast_facts: bool = True) -> PddlParse:
-    """Parse a domain or a problem, recovering from errors so the rest can still be checked."""
-    return _parse_pddl(text, fast_facts)
+def parse_pddl(text: str, fast_facts: bool = True, fast_sections: bool = True) -> PddlParse:
+    """Parse a domain or a problem, recovering from errors so the rest can still be checked.
+
+    ``fast_facts`` and ``fast_sections`` (the latter only with the former) let the lexer read runs of
+    facts and whole plain sections in one step; the result is the same without them, only slower.
+    """
+    if fast_facts and fast_sections:
+        parsed = _parse_pddl(text, True, read_section)
+        if parsed is not None:
+            return parsed
+    parsed = _parse_pddl(text, fast_facts, None)
+    assert parsed is not None
+    return parsed
 
 
-def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
-    tokens, diagnostics = _skip_lisp_headers(lex_pddl(text, fast_facts))
+def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> PddlParse | None:
+    """The parse; None when sections read in one step met a syntax error, which the tokens must then
+    recover from (``grounded_sections.py``)."""
+    tokens, diagnostics = _skip_lisp_headers(lex_pddl(text, fast_facts, read_section=sections))
     bad = [t for t in tokens if t.kind == BAD]
     if bad:
         diagnostics.extend(invalid_characters(bad, "PDDL (names use letters, digits, `-` and `_`)"))
@@ -134,9 +149,13 @@ def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
             )
         return PddlParse(None, tuple(diagnostics))
     tokens, paren_diagnostics = balance(tokens, text)
+    if paren_diagnostics and sections is not None and _any_section(tokens):
+        return None
     diagnostics.extend(paren_diagnostics)
     with collecting_notes() as notes, collecting_outlines() as outlines:
         model, syntax = parse(tokens, _tables(), len(text))
+    if syntax and sections is not None and _any_section(tokens):
+        return None
     diagnostics.extend(syntax)
     diagnostics.extend(dict.fromkeys(notes))  # error recovery may replay a form, and note it twice
     diagnostics.sort(key=lambda d: d.span)
@@ -144,6 +163,10 @@ def _parse_pddl(text: str, fast_facts: bool) -> PddlParse:
     if not paren_diagnostics and not syntax and model is not None and len(outlines) == 1:
         outline = Outline.of(outlines[0], isinstance(model, Problem))
     return PddlParse(model, tuple(diagnostics), outline)
+
+
+def _any_section(tokens: list[Token]) -> bool:
+    return any(t.kind == SECTION for t in tokens)
 
 
 def _skip_lisp_headers(tokens: list[Token]) -> tuple[list[Token], list[Diagnostic]]:
