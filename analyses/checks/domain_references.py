@@ -15,6 +15,7 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Sever
 from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.model.pddl import (
     Action,
+    And,
     Atom,
     Comparison,
     Domain,
@@ -23,6 +24,7 @@ from plansight.analyses.model.pddl import (
     FunctionDecl,
     FunctionTerm,
     Name,
+    Not,
     NumericEffect,
     NumericExpr,
     PredicateDecl,
@@ -165,11 +167,23 @@ class ReferenceChecker:
         if formula is None:
             return
         stack: list[tuple[Formula, Scope]] = [(formula, scope)]
+        predicates = self.vocab.predicates
+        used = self.usage.predicates
         while stack:
             node, here = stack.pop()
-            if isinstance(node, Atom):
+            if type(node) is Atom:
+                if not node.args:
+                    # a nullary atom (every literal of a grounded domain) of a nullary predicate: only its
+                    # use is recorded; anything else goes the general way, to its diagnostics
+                    decl = predicates.get(node.predicate.key)
+                    if decl is not None and not decl.parameters:
+                        used.add(node.predicate.key)
+                        continue
                 self._atom(node, here, owner, durative)
                 continue  # an atom has no sub-formulas: the commonest node skips asking for them
+            if type(node) is And or type(node) is Not:
+                stack.extend((child, here) for child in reversed(children(node)))
+                continue
             if isinstance(node, Equality):
                 self._term(node.left, None, here, owner, durative, None)
                 self._term(node.right, None, here, owner, durative, None)

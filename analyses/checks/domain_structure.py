@@ -218,6 +218,9 @@ def _misplaced(formula: Formula | None, place: Place) -> list[Diagnostic]:
             # the bulk of every formula: a literal is misplaced only untimed in a durative action, and
             # nothing inside it can be (a shortcut that a grounded domain's 60,000 literals notice)
             continue
+        if type(node) is And:  # never misplaced itself, and its parts sit where it does
+            stack.extend((child, here) for child in reversed(node.args))
+            continue
         problem = _problem(node, here)
         if problem is not None:
             out.append(make("misplaced-construct", problem[1], problem[0]))
@@ -340,7 +343,7 @@ def _continuous(node: NumericEffect) -> bool:
 
 def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
     """An unconditional effect that adds and deletes the same atom at the same time point."""
-    adds: dict[tuple[str, Atom], Atom] = {}
+    added_atoms: list[tuple[str, Atom]] = []
     deletes: list[tuple[str, Not, Atom]] = []
     stack: list[tuple[Formula, str]] = [(action.effect, "")] if action.effect is not None else []
     while stack:
@@ -350,12 +353,18 @@ def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
         elif isinstance(node, TimeSpecified) and not when:
             stack.append((node.body, node.when))
         elif isinstance(node, Atom):
-            adds.setdefault((when, node), node)
+            added_atoms.append((when, node))
         elif isinstance(node, Not) and isinstance(node.arg, Atom):
             deletes.append((when, node, node.arg))
-    out = []
+    out: list[Diagnostic] = []
+    if not deletes or not added_atoms:
+        return out
+    # atoms compare by their keys: keyed by those directly, the first add of each atom is kept
+    adds: dict[tuple[str, str, tuple[str, ...]], Atom] = {}
+    for when, atom in added_atoms:
+        adds.setdefault((when, atom.predicate.key, tuple(a.key for a in atom.args)), atom)
     for when, delete, deleted in deletes:
-        added = adds.get((when, deleted))
+        added = adds.get((when, deleted.predicate.key, tuple(a.key for a in deleted.args)))
         if added is None:
             continue
         atom = atom_text(added.predicate.display, [a.display for a in added.args])

@@ -15,6 +15,8 @@ from dataclasses import dataclass
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import (
     Action,
+    And,
+    Atom,
     Comparison,
     Domain,
     Equality,
@@ -267,6 +269,8 @@ class _Inference:
                     yield _use(":numeric-fluents", f"function `{name}` in a `:duration`", name.span)
 
     def _condition(self, formula: Formula | None, where: str) -> Iterator[RequirementUse]:
+        if _atoms_only(formula):  # a STRIPS precondition needs nothing (the bulk of a grounded domain)
+            return
         for node in walk(formula):
             span = node.span
             if isinstance(node, Not):
@@ -310,6 +314,8 @@ class _Inference:
         return _use(":numeric-fluents", f"`{node.op}` in {where}", span)
 
     def _effect(self, formula: Formula | None, action: Action | None) -> Iterator[RequirementUse]:
+        if _literals_only(formula):  # adds and deletes need nothing
+            return
         stack: list[Formula] = [formula] if formula is not None else []
         while stack:
             node = stack.pop()
@@ -340,6 +346,21 @@ class _Inference:
             yield _use(":numeric-fluents", f"`{node.op}` in an effect", span)
         if action is not None and action.durative and _mentions_time(node.value):
             yield _use(":continuous-effects", "`#t` in an effect", span, ":time")
+
+
+def _atoms_only(formula: Formula | None) -> bool:
+    """Whether ``formula`` is missing, an atom or a conjunction of atoms."""
+    if formula is None or type(formula) is Atom:
+        return True
+    return type(formula) is And and all(type(arg) is Atom for arg in formula.args)
+
+
+def _literals_only(formula: Formula | None) -> bool:
+    """Whether ``formula`` is missing, a literal or a conjunction of literals (``(not atom)`` included)."""
+    if formula is None:
+        return True
+    parts = formula.args if type(formula) is And else (formula,)
+    return all(type(part) is Atom or (type(part) is Not and type(part.arg) is Atom) for part in parts)
 
 
 def _type_text(type_ref: TypeRef) -> str:
