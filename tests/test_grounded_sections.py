@@ -13,7 +13,7 @@ import pytest
 from test_fast_facts import _nodes
 
 from plansight.analyses.model.pddl import Domain
-from plansight.analyses.syntax.grounded_sections import SECTION, read_section
+from plansight.analyses.syntax.grounded_sections import SECTION, GroundedSections
 from plansight.analyses.syntax.lexer import lex_pddl
 from plansight.analyses.syntax.parse_pddl import parse_pddl
 
@@ -106,7 +106,7 @@ def _agree(text: str) -> None:
 
 def _sections(text: str) -> list[str]:
     """The keywords of the sections the shortcut reads in ``text``."""
-    tokens = lex_pddl(text, read_section=read_section)
+    tokens = lex_pddl(text, read_section=GroundedSections())
     return [t.value.keyword.text.lower() for t in tokens if t.kind == SECTION]  # type: ignore[attr-defined]
 
 

@@ -16,9 +16,17 @@ from __future__ import annotations
 
 import re
 
-from plansight.analyses.model.pddl import Action, And, Formula, PredicateDecl
+from plansight.analyses.model.pddl import Action, And, Formula, Name, Not, PredicateDecl
 from plansight.analyses.syntax.build_model import Section
-from plansight.analyses.syntax.lexer import COLON_WORD, Token, read_facts, span_at, word_name
+from plansight.analyses.syntax.lexer import (
+    COLON_WORD,
+    FORMULA_HEADS,
+    Token,
+    fast_atom,
+    fast_name,
+    read_facts,
+    span_at,
+)
 from plansight.analyses.syntax.lexical import NAME_END, STRICT_NAME
 
 SECTION = "SECTION"
@@ -30,106 +38,184 @@ _PART = re.compile(r"(:(?i:parameters|precondition|effect))" + NAME_END + r"\s*"
 _NO_PARAMETERS = re.compile(r"\(\s*\)\s*")
 _AND = re.compile(r"\(\s*((?i:and))(?=[\s()])")
 _CLOSE = re.compile(r"\s*\)")
+_BLANKS = re.compile(r"\s*")
 _NULLARY = re.compile(r"\(\s*(" + STRICT_NAME + r")\s*(\))\s*")
+# One literal of names, `(p a b)` or `(not (p a b))`, blanks only around it: groups 1-4 read a negated
+# atom (`not`, its atom's `(`, predicate, arguments), 5-6 a plain one, 7 the closing `)` of either atom.
+_LITERAL = re.compile(
+    r"\s*\((?:\s*((?i:not))\s*(\()\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)"
+    r"|\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*))\s*(\))"
+)
 _KINDS = {":action": "K_ACTION", ":predicates": "K_PREDICATES"}
 
 
-def read_section(text: str, pos: int, stop: int) -> tuple[Token, int] | None:
-    """The SECTION token of the ``(:action`` or ``(:predicates`` form at ``pos`` (a ``(`` directly inside
-    ``(define``) and the offset after it; None when the form is not one of the plain shapes read here."""
-    head = _HEAD.match(text, pos, stop)
-    if head is None:
-        return None
-    keyword = Token(COLON_WORD, head.group(1), head.start(1), head.end(1))
-    key = keyword.text.lower()
-    keyword.type = _KINDS[key]
-    if key == ":action":
-        return _action(text, pos, head.end(), stop, keyword)
-    return _predicates(text, pos, head.end(), stop, keyword)
+class GroundedSections:
+    """The section reader of one full parse (see ``lexer.SectionReader``). Spellings are shared across the
+    file: a grounded domain names each of its predicates in hundreds of literals."""
 
+    __slots__ = ("_spellings",)
 
-def _action(text: str, start: int, pos: int, stop: int, keyword: Token) -> tuple[Token, int] | None:
-    """``(:action NAME`` then ``:parameters ()``, ``:precondition`` and ``:effect``, each at most once."""
-    named = _ACTION_NAME.match(text, pos, stop)
-    if named is None:
-        return None
-    name = word_name(named.group(1), named.start(1))
-    pos = named.end()
-    parts: dict[str, Formula | tuple[()]] = {}
-    sections = []
-    while True:
-        part = _PART.match(text, pos, stop)
-        if part is None:
-            break
-        word = part.group(1)
-        key = word.lower()
-        if key in parts:
+    def __init__(self) -> None:
+        self._spellings: dict[str, tuple[str, str]] = {}  # spelling -> the one (spelling, key) kept
+
+    def __call__(self, text: str, pos: int, stop: int) -> tuple[Token, int] | None:
+        """The SECTION token of the ``(:action`` or ``(:predicates`` form at ``pos`` (a ``(`` directly inside
+        ``(define``) and the offset after it; None when the form is not one of the plain shapes read
+        here."""
+        head = _HEAD.match(text, pos, stop)
+        if head is None:
             return None
-        sections.append(word_name(word, part.start(1)))
-        pos = part.end()
-        if key == ":parameters":
-            empty = _NO_PARAMETERS.match(text, pos, stop)
-            if empty is None:
+        word, key = self._spelling(head.group(1))
+        keyword = Token(COLON_WORD, word, head.start(1), head.end(1))
+        keyword.type = _KINDS[key]
+        if key == ":action":
+            return self._action(text, pos, head.end(), stop, keyword)
+        return self._predicates(text, pos, head.end(), stop, keyword)
+
+    def _spelling(self, word: str) -> tuple[str, str]:
+        shared = self._spellings.get(word)
+        if shared is None:
+            shared = self._spellings[word] = (word, word if word.islower() else word.lower())
+        return shared
+
+    def _name(self, word: str, start: int) -> Name:
+        spelling, key = self._spelling(word)
+        return fast_name(key, spelling, span_at(start, start + len(word)))
+
+    def _action(self, text: str, start: int, pos: int, stop: int, keyword: Token) -> tuple[Token, int] | None:
+        """``(:action NAME`` then ``:parameters ()``, ``:precondition`` and ``:effect``, each at most once."""
+        named = _ACTION_NAME.match(text, pos, stop)
+        if named is None:
+            return None
+        name = fast_name(*_keyed(named.group(1)), span_at(named.start(1), named.end(1)))
+        pos = named.end()
+        parts: dict[str, Formula | tuple[()]] = {}
+        sections = []
+        while True:
+            part = _PART.match(text, pos, stop)
+            if part is None:
+                break
+            word = part.group(1)
+            key = word.lower()
+            if key in parts:
                 return None
-            parts[key] = ()
-            pos = empty.end()
-            continue
-        read = _formula(text, pos, stop)
-        if read is None:
-            return None
-        parts[key], pos = read
-    close = _CLOSE.match(text, pos, stop)
-    if close is None:
-        return None
-    end = close.end()
-    span = span_at(start, end)
-    action = Action(
-        name=name,
-        parameters=(),
-        precondition=parts.get(":precondition"),  # type: ignore[arg-type]
-        effect=parts.get(":effect"),  # type: ignore[arg-type]
-        sections=tuple(sections),
-        span=span,
-    )
-    return Token(SECTION, "", start, end, Section(keyword, action, span)), end
-
-
-def _formula(text: str, pos: int, stop: int) -> tuple[Formula, int] | None:
-    """A conjunction of literals or one literal at ``pos``, and the offset after it and the blanks after
-    that; None for anything else."""
-    conjunction = _AND.match(text, pos, stop)
-    if conjunction is not None:
-        facts, after = read_facts(text, conjunction.end(), stop)
-        close = _CLOSE.match(text, after, stop)
+            sections.append(self._name(word, part.start(1)))
+            pos = part.end()
+            if key == ":parameters":
+                empty = _NO_PARAMETERS.match(text, pos, stop)
+                if empty is None:
+                    return None
+                parts[key] = ()
+                pos = empty.end()
+                continue
+            read = self._formula(text, pos, stop)
+            if read is None:
+                return None
+            parts[key], pos = read
+        close = _CLOSE.match(text, pos, stop)
         if close is None:
             return None
-        formula: Formula = And(tuple(facts), span_at(pos, close.end()))
-        after = close.end()
-    else:
-        facts, after = read_facts(text, pos, stop)
-        if len(facts) != 1:
+        end = close.end()
+        span = span_at(start, end)
+        action = Action(
+            name=name,
+            parameters=(),
+            precondition=parts.get(":precondition"),  # type: ignore[arg-type]
+            effect=parts.get(":effect"),  # type: ignore[arg-type]
+            sections=tuple(sections),
+            span=span,
+        )
+        return Token(SECTION, "", start, end, Section(keyword, action, span)), end
+
+    def _formula(self, text: str, pos: int, stop: int) -> tuple[Formula, int] | None:
+        """A conjunction of literals or one literal at ``pos``, and the offset after it and the blanks after
+        that; None for anything else."""
+        conjunction = _AND.match(text, pos, stop)
+        if conjunction is not None:
+            read = self._literals(text, conjunction.end(), stop)
+            facts, after = read if read is not None else read_facts(text, conjunction.end(), stop)
+            close = _CLOSE.match(text, after, stop)
+            if close is None:
+                return None
+            after = close.end()
+            formula: Formula = And(tuple(facts), span_at(pos, after))
+        else:
+            facts, after = read_facts(text, pos, stop)
+            if len(facts) != 1:
+                return None
+            formula = facts[0]
+        return formula, _BLANKS.match(text, after, stop).end()  # type: ignore[union-attr]
+
+    def _literals(self, text: str, pos: int, stop: int) -> tuple[list[Formula], int] | None:
+        """The literals of a conjunction from ``pos`` to its ``)`` (not included); None when something else
+        stands among them (a comment, a nested formula), which :func:`read_facts` or the tokens read."""
+        literals: list[Formula] = []
+        append = literals.append
+        match = _LITERAL.match
+        spelling = self._spelling
+        while True:
+            found = match(text, pos, stop)
+            if found is None:
+                break
+            negated = found.start(1) >= 0
+            group = 3 if negated else 5
+            head, key = spelling(found.group(group))
+            if key in FORMULA_HEADS:
+                return None
+            head_start = found.start(group)
+            args = found.group(group + 1)
+            atom_start = found.start(2) if negated else found.start()
+            if not negated:
+                atom_start = text.rfind("(", atom_start, head_start)
+            atom_end = found.end(7)
+            atom = fast_atom(
+                fast_name(key, head, span_at(head_start, head_start + len(head))),
+                self._arguments(text, args, found.start(group + 1)) if args else (),
+                span_at(atom_start, atom_end),
+            )
+            pos = found.end()
+            if negated:
+                close = _CLOSE.match(text, pos, stop)
+                if close is None:
+                    return None
+                pos = close.end()
+                append(Not(atom, span_at(text.rfind("(", found.start(), found.start(1)), pos)))
+            else:
+                append(atom)
+        if _CLOSE.match(text, pos, stop) is None:
             return None
-        formula = facts[0]
-    while after < stop and text[after].isspace():
-        after += 1
-    return formula, after
+        return literals, pos
+
+    def _arguments(self, text: str, words: str, at: int) -> tuple[Name, ...]:
+        """The Names of a ground atom's arguments, ``words`` found at offset ``at``."""
+        names = []
+        find = text.find
+        for word in words.split():
+            at = find(word, at)
+            names.append(self._name(word, at))
+            at += len(word)
+        return tuple(names)
+
+    def _predicates(
+        self, text: str, start: int, pos: int, stop: int, keyword: Token
+    ) -> tuple[Token, int] | None:
+        """``(:predicates`` holding only nullary skeletons, ``(p)``."""
+        match = _NULLARY.match
+        declarations = []
+        while True:
+            found = match(text, pos, stop)
+            if found is None:
+                break
+            name = self._name(found.group(1), found.start(1))
+            declarations.append(PredicateDecl(name, (), span_at(found.start(), found.end(2))))
+            pos = found.end()
+        close = _CLOSE.match(text, pos, stop)
+        if close is None or not declarations:
+            return None
+        end = close.end()
+        span = span_at(start, end)
+        return Token(SECTION, "", start, end, Section(keyword, tuple(declarations), span)), end
 
 
-def _predicates(text: str, start: int, pos: int, stop: int, keyword: Token) -> tuple[Token, int] | None:
-    """``(:predicates`` holding only nullary skeletons, ``(p)``."""
-    match = _NULLARY.match
-    declarations = []
-    while True:
-        found = match(text, pos, stop)
-        if found is None:
-            break
-        name = word_name(found.group(1), found.start(1))
-        declarations.append(PredicateDecl(name, (), span_at(found.start(), found.end(2))))
-        pos = found.end()
-    close = _CLOSE.match(text, pos, stop)
-    if close is None or not declarations:
-        return None
-    end = close.end()
-    span = span_at(start, end)
-    return Token(SECTION, "", start, end, Section(keyword, tuple(declarations), span)), end
-
+def _keyed(word: str) -> tuple[str, str]:
+    return word if word.islower() else word.lower(), word

@@ -349,6 +349,12 @@ def _new_atom(predicate: Name, args: tuple[Name, ...], span: Span) -> Atom:
     return atom
 
 
+fast_name = _new_name
+"""``Name(key, text, span)`` for readers that build the model without tokens (``grounded_sections.py``)."""
+fast_atom = _new_atom
+"""``Atom(predicate, args, span)``, likewise."""
+
+
 def word_name(word: str, start: int) -> Name:
     """The Name of ``word`` (a name as the lexer reads it) found at ``start``, as :meth:`Token.name` makes
     it."""

@@ -17,7 +17,7 @@ from plansight.analyses.syntax.build_model import (
     collecting_notes,
     collecting_outlines,
 )
-from plansight.analyses.syntax.grounded_sections import SECTION, read_section
+from plansight.analyses.syntax.grounded_sections import SECTION, GroundedSections
 from plansight.analyses.syntax.lalr import Tables, build_tables, parse
 from plansight.analyses.syntax.lexer import (
     BAD,
@@ -121,7 +121,7 @@ def parse_pddl(text: str, fast_facts: bool = True, fast_sections: bool = True) -
     facts and whole plain sections in one step; the result is the same without them, only slower.
     """
     if fast_facts and fast_sections:
-        parsed = _parse_pddl(text, True, read_section)
+        parsed = _parse_pddl(text, True, GroundedSections())
         if parsed is not None:
             return parsed
     parsed = _parse_pddl(text, fast_facts, None)
