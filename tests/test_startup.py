@@ -15,6 +15,18 @@ EXAMPLES = ROOT / "examples"
 NOT_FOR_LINT = ("lsprotocol", "pygls", "lark", "networkx", "rustworkx", "nltk", "unified_planning", "cattrs")
 
 
+def _modules_imported_by(*argv: str) -> set[str]:
+    """The full names of the modules ``plansight ARGV`` imports."""
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    result = subprocess.run(
+        [sys.executable, "-X", "importtime", "-m", "plansight", *argv],
+        capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
+    )
+    assert result.returncode in (0, 1), result.stderr[-2000:]
+    return {line.rsplit("|", 1)[1].strip() for line in result.stderr.splitlines()
+            if line.startswith("import time:")}
+
+
 def _imported_by(*argv: str) -> set[str]:
     env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
     result = subprocess.run(
@@ -51,3 +63,18 @@ def test_every_command_is_registered_for_lazy_parsing() -> None:
     assert dispatched == set(main._COMMANDS), dispatched ^ set(main._COMMANDS)
     help_text = main.build_parser().format_help()
     assert all(re.search(rf"^\s+{name}\s", help_text, re.MULTILINE) for name in dispatched), help_text
+
+
+def test_linting_a_domain_imports_only_what_a_domain_needs() -> None:
+    # the plan, LTL and incremental parsers, the problem checks and the derived-predicate stratifier
+    # are a third of the lint path's imports: `plansight lint domain.pddl` starts without them
+    imported = _modules_imported_by("lint", str(EXAMPLES / "blocksworld" / "domain.pddl"))
+    assert "plansight.analyses.checks.domain" in imported
+    unneeded = {
+        "plansight.analyses.syntax.parse_plan",
+        "plansight.analyses.syntax.parse_ltl",
+        "plansight.analyses.syntax.incremental",
+        "plansight.analyses.checks.problem",
+        "plansight.analyses.semantics.derived",
+    }
+    assert not imported & unneeded, sorted(imported & unneeded)

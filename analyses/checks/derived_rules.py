@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.model.pddl import Atom, Domain, Problem
-from plansight.analyses.semantics.derived import effect_atoms, stratification_problem, stratify
 
 
 def check_derived(domain: Domain) -> list[Diagnostic]:
@@ -20,6 +19,9 @@ def check_derived(domain: Domain) -> list[Diagnostic]:
     effect that changes a derived predicate."""
     if not domain.derived:
         return []
+    # imported here: the stratifier is a sixth of the lint path's imports, and most domains derive nothing
+    from plansight.analyses.semantics.derived import effect_atoms, stratification_problem, stratify
+
     out: list[Diagnostic] = []
     problem = stratification_problem(domain.derived)
     if problem is not None:

@@ -7,18 +7,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import PurePath
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.ltl import LtlGoal
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.syntax.build_model import Outline, Splice
-from plansight.analyses.syntax.incremental import reparse_pddl
 from plansight.analyses.syntax.lexical import directive_comments, sniff_kind, without_comments
-from plansight.analyses.syntax.parse_ltl import parse_ltl
 from plansight.analyses.syntax.parse_pddl import PddlParse, parse_pddl
-from plansight.analyses.syntax.parse_plan import parse_plan
+
+if TYPE_CHECKING:
+    from plansight.analyses.model.ltl import LtlGoal
 
 FileKind = Literal["domain", "problem", "plan", "ltl", "unknown"]
 PLAN_SUFFIXES = frozenset({".plan", ".soln", ".sol", ".txt"})
@@ -113,12 +112,18 @@ def parse_document(path: str, text: str) -> ParsedDocument:
     """
     kind = detect_kind(path, text)
     found = directives(text)
+    # the plan, LTL and incremental parsers are imported when first needed: a run over domains and
+    # problems (or one small file) does not pay for them at start-up
     if kind == "plan":
+        from plansight.analyses.syntax.parse_plan import parse_plan
+
         parsed_plan = parse_plan(text)
         return ParsedDocument(path, text, kind, parsed_plan.plan, parsed_plan.diagnostics, found)
     if kind == "unknown":
         return ParsedDocument(path, text, kind, None, (), found)
     if kind == "ltl":
+        from plansight.analyses.syntax.parse_ltl import parse_ltl
+
         parsed_ltl = parse_ltl(text)
         return ParsedDocument(path, text, kind, None, parsed_ltl.diagnostics, found, parsed_ltl.goal)
     return _pddl_document(path, text, kind, found, parse_pddl(text))
@@ -138,6 +143,8 @@ def reparse_document(previous: ParsedDocument, path: str, text: str) -> ParsedDo
     :func:`parse_document`'s, but when only the inside of one section changed, only that section is
     parsed again (``incremental.py``)."""
     if previous.outline is not None and previous.path == path and previous.kind in ("domain", "problem"):
+        from plansight.analyses.syntax.incremental import reparse_pddl
+
         pddl = PddlParse(previous.model, previous.diagnostics, previous.outline)  # type: ignore[arg-type]
         parsed = reparse_pddl(previous.text, pddl, text)
         if parsed is not None:

@@ -17,7 +17,6 @@ from dataclasses import dataclass
 from typing import TypeVar
 
 from plansight.analyses.checks.domain import check_domain
-from plansight.analyses.checks.problem import check_problem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.memo import Memo
@@ -202,6 +201,8 @@ class Analyzer:
             return found
         if document.problem is not None:
             model_problem = document.problem
+            from plansight.analyses.checks.problem import check_problem  # only for a problem
+
             found = _guarded("check_problem", path, text, diagnostics,
                              lambda: check_problem(model_problem, linked_domain)) or []
             if not any(d.severity == Severity.ERROR for d in (*diagnostics, *found)):
