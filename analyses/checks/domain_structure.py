@@ -190,15 +190,22 @@ class Place:
         )
 
 
+def _places(kind: str) -> tuple[Place, Place]:
+    """Where an action's condition and effect sit, by the action's kind."""
+    if kind == "durative-action":
+        return (Place("condition", "the `:condition` of a durative action", timed=False, durative=True),
+                Place("effect", "the `:effect` of a durative action", timed=False, durative=True))
+    articled = _ARTICLED.get(kind, "an action")
+    return (Place("condition", f"the `:precondition` of {articled}", timed=True),
+            Place("effect", f"the `:effect` of {articled}", timed=True))
+
+
+# Places are never changed (``inside`` makes a new one): every action of a kind shares its two
+_PLACES = {kind: _places(kind) for kind in ("action", "durative-action", "process", "event")}
+
+
 def _misplaced_in_action(action: Action) -> list[Diagnostic]:
-    durative = action.durative
-    if durative:
-        condition = Place("condition", "the `:condition` of a durative action", timed=False, durative=True)
-        effect = Place("effect", "the `:effect` of a durative action", timed=False, durative=True)
-    else:
-        kind = _ARTICLED.get(action.kind, "an action")
-        condition = Place("condition", f"the `:precondition` of {kind}", timed=True)
-        effect = Place("effect", f"the `:effect` of {kind}", timed=True)
+    condition, effect = _PLACES.get(action.kind) or _places(action.kind)
     out = _misplaced(action.precondition, condition)
     out.extend(_misplaced(action.effect, effect))
     if action.observe is not None:

@@ -15,7 +15,10 @@ has any syntax error, so that recovery and parenthesis repair always see the rea
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import fields
 
+from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.pddl import Action, And, Formula, Name, Not, PredicateDecl
 from plansight.analyses.syntax.build_model import Section
 from plansight.analyses.syntax.lexer import (
@@ -47,6 +50,54 @@ _LITERAL = re.compile(
     r"|\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*))\s*(\))"
 )
 _KINDS = {":action": "K_ACTION", ":predicates": "K_PREDICATES"}
+
+# Thousands of actions, each with two conjunctions: their nodes are made as the lexer makes names and
+# atoms, setting the slots directly rather than through the frozen dataclasses' __init__.
+_new = object.__new__
+
+
+def _setters(cls: type, *fields: str) -> list[Callable[[object, object], None]]:
+    return [vars(cls)[field].__set__ for field in fields]
+
+
+_set_and_args, _set_and_span = _setters(And, "args", "span")
+_set_not_arg, _set_not_span = _setters(Not, "arg", "span")
+_set_name, _set_precondition, _set_effect, _set_sections, _set_span = _setters(
+    Action, "name", "precondition", "effect", "sections", "span")
+_ACTION_DEFAULTS = [
+    (vars(Action)[f.name].__set__, f.default)
+    for f in fields(Action)
+    if f.name not in ("name", "precondition", "effect", "sections", "span")
+]
+"""Every other field of an action read here keeps its default (no parameters, kind ``action``)."""
+
+
+def _new_action(name: Name, precondition: Formula | None, effect: Formula | None, sections: tuple[Name, ...],
+                span: Span) -> Action:
+    """``Action(name, precondition=precondition, effect=effect, sections=sections, span=span)``."""
+    action = _new(Action)
+    for setter, default in _ACTION_DEFAULTS:
+        setter(action, default)
+    _set_name(action, name)
+    _set_precondition(action, precondition)
+    _set_effect(action, effect)
+    _set_sections(action, sections)
+    _set_span(action, span)
+    return action
+
+
+def _new_and(args: tuple[Formula, ...], span: Span) -> And:
+    node = _new(And)
+    _set_and_args(node, args)
+    _set_and_span(node, span)
+    return node
+
+
+def _new_not(arg: Formula, span: Span) -> Not:
+    node = _new(Not)
+    _set_not_arg(node, arg)
+    _set_not_span(node, span)
+    return node
 
 
 class GroundedSections:
@@ -117,14 +168,8 @@ class GroundedSections:
             return None
         end = close.end()
         span = span_at(start, end)
-        action = Action(
-            name=name,
-            parameters=(),
-            precondition=parts.get(":precondition"),  # type: ignore[arg-type]
-            effect=parts.get(":effect"),  # type: ignore[arg-type]
-            sections=tuple(sections),
-            span=span,
-        )
+        action = _new_action(name, parts.get(":precondition"), parts.get(":effect"),  # type: ignore[arg-type]
+                             tuple(sections), span)
         return Token(SECTION, "", start, end, Section(keyword, action, span)), end
 
     def _formula(self, text: str, pos: int, stop: int) -> tuple[Formula, int] | None:
@@ -138,7 +183,7 @@ class GroundedSections:
             if close is None:
                 return None
             after = close.end()
-            formula: Formula = And(tuple(facts), span_at(pos, after))
+            formula: Formula = _new_and(tuple(facts), span_at(pos, after))
         else:
             facts, after = read_facts(text, pos, stop)
             if len(facts) != 1:
@@ -179,7 +224,7 @@ class GroundedSections:
                 if close is None:
                     return None
                 pos = close.end()
-                append(Not(atom, span_at(text.rfind("(", found.start(), found.start(1)), pos)))
+                append(_new_not(atom, span_at(text.rfind("(", found.start(), found.start(1)), pos)))
             else:
                 append(atom)
         if _CLOSE.match(text, pos, stop) is None:
