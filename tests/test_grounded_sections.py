@@ -5,6 +5,7 @@ tokens, and on broken files, where the whole file goes through the tokens so tha
 
 from __future__ import annotations
 
+import random
 import re
 import sys
 from pathlib import Path
@@ -149,3 +150,23 @@ def test_an_edit_inside_a_section_read_in_one_step_reparses_only_that_section() 
     assert new is not None and new.splice is not None and new.splice.list is None
     assert new.model == parse_pddl(new_text).model
     assert new.diagnostics == parse_pddl(new_text).diagnostics
+
+
+_EDITS = ["", "(", ")", ";", " ", "?x", "- t", "1", "é", "(p)", "(and", ":effect", "not", "\n"]
+
+
+def _mutants(text: str, count: int, seed: int) -> list[str]:
+    """``count`` variants of ``text``, each with one random stretch of up to three characters replaced by
+    one of ``_EDITS`` (deleted, when that is empty), the kind of slip an editor sees between keystrokes."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(count):
+        at = rng.randrange(len(text))
+        out.append(text[:at] + rng.choice(_EDITS) + text[at + rng.randrange(4):])
+    return out
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_grounded_domain_one_slip_away_parses_as_the_tokens_do(seed: int) -> None:
+    for text in _mutants(grounded_domain(3_000), 50, seed):
+        _agree(text)

@@ -166,9 +166,11 @@ class ReferenceChecker:
     def _formula(self, formula: Formula | None, scope: Scope, owner: str, durative: bool) -> None:
         if formula is None:
             return
-        stack: list[tuple[Formula, Scope]] = [(formula, scope)]
         predicates = self.vocab.predicates
         used = self.usage.predicates
+        if type(formula) is And and self._nullary_literals(formula):
+            return
+        stack: list[tuple[Formula, Scope]] = [(formula, scope)]
         while stack:
             node, here = stack.pop()
             if type(node) is Atom:
@@ -199,6 +201,24 @@ class ReferenceChecker:
                     self.type_ref(variable.type)
                 here = {**here, **_scope(node.variables)}
             stack.extend((child, here) for child in reversed(children(node)))
+
+    def _nullary_literals(self, conjunction: And) -> bool:
+        """Record the predicates of a conjunction of nullary literals of nullary predicates (a grounded
+        action's every condition and effect), which is all there is to check of them; False, recording
+        nothing, for any other conjunction."""
+        predicates = self.vocab.predicates
+        keys = []
+        for part in conjunction.args:
+            atom = part.arg if type(part) is Not else part
+            if type(atom) is not Atom or atom.args:
+                return False
+            key = atom.predicate.key
+            decl = predicates.get(key)
+            if decl is None or decl.parameters:
+                return False
+            keys.append(key)
+        self.usage.predicates.update(keys)
+        return True
 
     def _atom(self, atom: Atom, scope: Scope, owner: str, durative: bool) -> None:
         decl = self.vocab.predicates.get(atom.predicate.key)

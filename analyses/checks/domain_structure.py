@@ -215,8 +215,8 @@ def _misplaced_in_action(action: Action) -> list[Diagnostic]:
 
 def _misplaced(formula: Formula | None, place: Place) -> list[Diagnostic]:
     out: list[Diagnostic] = []
-    if formula is None:
-        return out
+    if formula is None or ((place.timed or not place.durative) and _literals(formula)):
+        return out  # the shortcut below for a whole formula of literals (every action of a grounded domain)
     stack: list[tuple[Formula, Place]] = [(formula, place)]
     while stack:
         node, here = stack.pop()
@@ -234,6 +234,12 @@ def _misplaced(formula: Formula | None, place: Place) -> list[Diagnostic]:
             continue  # what is inside a misplaced construct would only repeat the point
         stack.extend(reversed(list(_inner(node, here))))
     return out
+
+
+def _literals(formula: Formula) -> bool:
+    """Whether ``formula`` is a literal or a conjunction of literals."""
+    parts = formula.args if type(formula) is And else (formula,)
+    return all(type(part) is Atom or (type(part) is Not and type(part.arg) is Atom) for part in parts)
 
 
 def _inner(node: Formula, here: Place) -> Iterator[tuple[Formula, Place]]:
@@ -350,6 +356,13 @@ def _continuous(node: NumericEffect) -> bool:
 
 def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
     """An unconditional effect that adds and deletes the same atom at the same time point."""
+    effect = action.effect
+    if type(effect) is And and _literals(effect):
+        # a flat conjunction: a conflict needs a deleted predicate among the added ones
+        added_keys = {part.predicate.key for part in effect.args if isinstance(part, Atom)}
+        if not any(isinstance(part, Not) and isinstance(part.arg, Atom)
+                   and part.arg.predicate.key in added_keys for part in effect.args):
+            return []
     added_atoms: list[tuple[str, Atom]] = []
     deletes: list[tuple[str, Not, Atom]] = []
     stack: list[tuple[Formula, str]] = [(action.effect, "")] if action.effect is not None else []
@@ -368,8 +381,8 @@ def _add_delete_conflicts(action: Action) -> list[Diagnostic]:
         return out
     # atoms compare by their keys: keyed by those directly, the first add of each atom is kept
     adds: dict[tuple[str, str, tuple[str, ...]], Atom] = {}
-    for when, atom in added_atoms:
-        adds.setdefault((when, atom.predicate.key, tuple(a.key for a in atom.args)), atom)
+    for when, added_atom in added_atoms:
+        adds.setdefault((when, added_atom.predicate.key, tuple(a.key for a in added_atom.args)), added_atom)
     for when, delete, deleted in deletes:
         added = adds.get((when, deleted.predicate.key, tuple(a.key for a in deleted.args)))
         if added is None:

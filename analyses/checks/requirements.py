@@ -229,7 +229,8 @@ class _Inference:
             yield from self._typed(rule.head.parameters)
             yield from self._condition(rule.body, "a derived predicate")
         for action in domain.actions:
-            yield from self._action(action)
+            if not _plain(action):
+                yield from self._action(action)
 
     def _typed(self, names: Iterable[TypedName]) -> Iterator[RequirementUse]:
         for item in names:
@@ -346,6 +347,14 @@ class _Inference:
             yield _use(":numeric-fluents", f"`{node.op}` in an effect", span)
         if action is not None and action.durative and _mentions_time(node.value):
             yield _use(":continuous-effects", "`#t` in an effect", span, ":time")
+
+
+def _plain(action: Action) -> bool:
+    """Whether ``action`` needs nothing beyond `:strips`: a parameterless `:action` whose precondition is
+    atoms and whose effect is literals (the bulk of a grounded domain, skipped whole)."""
+    return (action.kind == "action" and not action.parameters and not action.variables
+            and action.duration is None and _atoms_only(action.precondition)
+            and _literals_only(action.effect))
 
 
 def _atoms_only(formula: Formula | None) -> bool:
