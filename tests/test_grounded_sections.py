@@ -167,6 +167,11 @@ def _mutants(text: str, count: int, seed: int) -> list[str]:
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_a_grounded_domain_one_slip_away_parses_as_the_tokens_do(seed: int) -> None:
+def test_a_grounded_domain_one_slip_away_parses_as_without_the_shortcut(seed: int) -> None:
+    # against the parse that reads facts in one step too: a FACTS token where a syntax error puts it can
+    # still make the driver recover differently from the atoms' tokens (another fast path, not this one)
     for text in _mutants(grounded_domain(3_000), 50, seed):
-        _agree(text)
+        fast, slow = parse_pddl(text), parse_pddl(text, fast_sections=False)
+        assert fast.diagnostics == slow.diagnostics
+        assert fast.model == slow.model
+        assert [n.span for n in _nodes(fast.model)] == [n.span for n in _nodes(slow.model)]
