@@ -43,11 +43,13 @@ _AND = re.compile(r"\(\s*((?i:and))(?=[\s()])")
 _CLOSE = re.compile(r"\s*\)")
 _BLANKS = re.compile(r"\s*")
 _NULLARY = re.compile(r"\(\s*(" + STRICT_NAME + r")\s*(\))\s*")
-# One literal of names, `(p a b)` or `(not (p a b))`, blanks only around it: groups 1-4 read a negated
-# atom (`not`, its atom's `(`, predicate, arguments), 5-6 a plain one, 7 the closing `)` of either atom.
+_CLOSE_AND_BLANKS = re.compile(r"\s*(\))\s*")
+# One literal of names, `(p a b)` or `(not (p a b))`, blanks only inside and before it. Group 1 is its `(`;
+# 2-7 read a negated atom (`not`, the atom's `(`, predicate, arguments, the atom's `)`, the `)` of `not`),
+# 8-10 a plain one (predicate, arguments, `)`).
 _LITERAL = re.compile(
-    r"\s*\((?:\s*((?i:not))\s*(\()\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)"
-    r"|\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*))\s*(\))"
+    r"\s*(\()\s*(?:((?i:not))\s*(\()\s*(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*(\))\s*(\))"
+    r"|(" + STRICT_NAME + r")((?:\s+" + STRICT_NAME + r")*)\s*(\)))"
 )
 _KINDS = {":action": "K_ACTION", ":predicates": "K_PREDICATES"}
 
@@ -176,24 +178,27 @@ class GroundedSections:
         """A conjunction of literals or one literal at ``pos``, and the offset after it and the blanks after
         that; None for anything else."""
         conjunction = _AND.match(text, pos, stop)
-        if conjunction is not None:
-            read = self._literals(text, conjunction.end(), stop)
-            facts, after = read if read is not None else read_facts(text, conjunction.end(), stop)
-            close = _CLOSE.match(text, after, stop)
-            if close is None:
-                return None
-            after = close.end()
-            formula: Formula = _new_and(tuple(facts), span_at(pos, after))
-        else:
+        if conjunction is None:
             facts, after = read_facts(text, pos, stop)
             if len(facts) != 1:
                 return None
-            formula = facts[0]
-        return formula, _BLANKS.match(text, after, stop).end()  # type: ignore[union-attr]
+            return facts[0], _BLANKS.match(text, after, stop).end()  # type: ignore[union-attr]
+        inside = conjunction.end()
+        read = self._literals(text, inside, stop)
+        if read is not None:
+            literals, close = read
+        else:
+            literals, after = read_facts(text, inside, stop)
+            found = _CLOSE_AND_BLANKS.match(text, after, stop)
+            if found is None:
+                return None
+            close = found
+        return _new_and(tuple(literals), span_at(pos, close.end(1))), close.end()
 
-    def _literals(self, text: str, pos: int, stop: int) -> tuple[list[Formula], int] | None:
-        """The literals of a conjunction from ``pos`` to its ``)`` (not included); None when something else
-        stands among them (a comment, a nested formula), which :func:`read_facts` or the tokens read."""
+    def _literals(self, text: str, pos: int, stop: int) -> tuple[list[Formula], re.Match[str]] | None:
+        """The literals of a conjunction from ``pos``, and the match of the ``)`` that closes it and the
+        blanks after that; None when something else stands among them (a comment, a nested formula),
+        which :func:`read_facts` or the tokens read."""
         literals: list[Formula] = []
         append = literals.append
         match = _LITERAL.match
@@ -202,34 +207,34 @@ class GroundedSections:
             found = match(text, pos, stop)
             if found is None:
                 break
-            negated = found.start(1) >= 0
-            group = 3 if negated else 5
-            head, key = spelling(found.group(group))
-            if key in FORMULA_HEADS:
-                return None
-            head_start = found.start(group)
-            args = found.group(group + 1)
-            atom_start = found.start(2) if negated else found.start()
-            if not negated:
-                atom_start = text.rfind("(", atom_start, head_start)
-            atom_end = found.end(7)
-            atom = fast_atom(
-                fast_name(key, head, span_at(head_start, head_start + len(head))),
-                self._arguments(text, args, found.start(group + 1)) if args else (),
-                span_at(atom_start, atom_end),
-            )
-            pos = found.end()
-            if negated:
-                close = _CLOSE.match(text, pos, stop)
-                if close is None:
+            if found.start(2) >= 0:  # (not (p ...))
+                head, key = spelling(found.group(4))
+                if key in FORMULA_HEADS:
                     return None
-                pos = close.end()
-                append(_new_not(atom, span_at(text.rfind("(", found.start(), found.start(1)), pos)))
+                head_start = found.start(4)
+                args = found.group(5)
+                atom = fast_atom(
+                    fast_name(key, head, span_at(head_start, head_start + len(head))),
+                    self._arguments(text, args, found.start(5)) if args else (),
+                    span_at(found.start(3), found.end(6)),
+                )
+                append(_new_not(atom, span_at(found.start(1), found.end(7))))
             else:
-                append(atom)
-        if _CLOSE.match(text, pos, stop) is None:
+                head, key = spelling(found.group(8))
+                if key in FORMULA_HEADS:
+                    return None
+                head_start = found.start(8)
+                args = found.group(9)
+                append(fast_atom(
+                    fast_name(key, head, span_at(head_start, head_start + len(head))),
+                    self._arguments(text, args, found.start(9)) if args else (),
+                    span_at(found.start(1), found.end(10)),
+                ))
+            pos = found.end()
+        close = _CLOSE_AND_BLANKS.match(text, pos, stop)
+        if close is None:
             return None
-        return literals, pos
+        return literals, close
 
     def _arguments(self, text: str, words: str, at: int) -> tuple[Name, ...]:
         """The Names of a ground atom's arguments, ``words`` found at offset ``at``."""
