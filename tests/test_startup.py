@@ -66,13 +66,15 @@ def test_every_command_is_registered_for_lazy_parsing() -> None:
 
 
 def test_linting_a_domain_imports_only_what_a_domain_needs() -> None:
-    # the plan, LTL and incremental parsers, the problem checks and the derived-predicate stratifier
-    # are a third of the lint path's imports: `plansight lint domain.pddl` starts without them
+    # the plan, LTL and incremental parsers, the LTL model and links, the problem checks and the
+    # derived-predicate stratifier are a third of the lint path's imports: a domain's lint starts without them
     imported = _modules_imported_by("lint", str(EXAMPLES / "blocksworld" / "domain.pddl"))
     assert "plansight.analyses.checks.domain" in imported
     unneeded = {
         "plansight.analyses.syntax.parse_plan",
         "plansight.analyses.syntax.parse_ltl",
+        "plansight.analyses.model.ltl",
+        "plansight.analyses.workspace.ltl_links",
         "plansight.analyses.syntax.incremental",
         "plansight.analyses.checks.problem",
         "plansight.analyses.semantics.derived",

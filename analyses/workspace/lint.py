@@ -25,7 +25,6 @@ from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_
 from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header, sniff_kind
 from plansight.analyses.syntax.reading import read_text_file
 from plansight.analyses.workspace.association import Association, Associator
-from plansight.analyses.workspace.ltl_links import associate_ltl, link_diagnostics
 from plansight.analyses.workspace.pairing import FolderFiles
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
 
@@ -142,6 +141,8 @@ class Analyzer:
         if document.kind == "plan":
             return associator.for_plan(document, domain, problem)
         if document.kind == "ltl":
+            from plansight.analyses.workspace.ltl_links import associate_ltl  # the LTL model, for LTL only
+
             return associate_ltl(associator, document, domain, problem)
         return Association()
 
@@ -224,6 +225,7 @@ class Analyzer:
                                                      self.options.simulation_epsilon))) or [])
         if document.ltl is not None:
             from plansight.analyses.ltl.check import check_ltl
+            from plansight.analyses.workspace.ltl_links import link_diagnostics
 
             formula = document.ltl.formula
             return _guarded("check_ltl", path, text, diagnostics, lambda: [
