@@ -198,38 +198,35 @@ class GroundedSections:
     def _literals(self, text: str, pos: int, stop: int) -> tuple[list[Formula], re.Match[str]] | None:
         """The literals of a conjunction from ``pos``, and the match of the ``)`` that closes it and the
         blanks after that; None when something else stands among them (a comment, a nested formula),
-        which :func:`read_facts` or the tokens read."""
+        which :func:`read_facts` or the tokens read. (The loop of a grounded domain's 30,000 literals:
+        spans and spellings are made inline.)"""
         literals: list[Formula] = []
         append = literals.append
         match = _LITERAL.match
-        spelling = self._spelling
+        spellings = self._spellings
+        new_span = tuple.__new__
         while True:
             found = match(text, pos, stop)
             if found is None:
                 break
-            if found.start(2) >= 0:  # (not (p ...))
-                head, key = spelling(found.group(4))
-                if key in FORMULA_HEADS:
-                    return None
-                head_start = found.start(4)
-                args = found.group(5)
-                atom = fast_atom(
-                    fast_name(key, head, span_at(head_start, head_start + len(head))),
-                    self._arguments(text, args, found.start(5)) if args else (),
-                    span_at(found.start(3), found.end(6)),
-                )
-                append(_new_not(atom, span_at(found.start(1), found.end(7))))
+            negated = found.start(2) >= 0  # (not (p ...))
+            group = 4 if negated else 8
+            word = found.group(group)
+            shared = spellings.get(word)
+            if shared is None:
+                shared = spellings[word] = (word, word if word.islower() else word.lower())
+            head, key = shared
+            if key in FORMULA_HEADS:
+                return None
+            head_start = found.start(group)
+            args = found.group(group + 1)
+            predicate = fast_name(key, head, new_span(Span, (head_start, head_start + len(head))))
+            arguments = self._arguments(text, args, found.start(group + 1)) if args else ()
+            if negated:
+                atom = fast_atom(predicate, arguments, new_span(Span, (found.start(3), found.end(6))))
+                append(_new_not(atom, new_span(Span, (found.start(1), found.end(7)))))
             else:
-                head, key = spelling(found.group(8))
-                if key in FORMULA_HEADS:
-                    return None
-                head_start = found.start(8)
-                args = found.group(9)
-                append(fast_atom(
-                    fast_name(key, head, span_at(head_start, head_start + len(head))),
-                    self._arguments(text, args, found.start(9)) if args else (),
-                    span_at(found.start(1), found.end(10)),
-                ))
+                append(fast_atom(predicate, arguments, new_span(Span, (found.start(1), found.end(10)))))
             pos = found.end()
         close = _CLOSE_AND_BLANKS.match(text, pos, stop)
         if close is None:
