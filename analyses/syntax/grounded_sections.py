@@ -5,11 +5,12 @@ A domain that a planner's preprocessor grounded (IPC's grounded trucks, logistic
 thousands of nullary ``(:predicates (p) ...)``. Token by token, each action costs some twenty tokens
 through the lexer, the parenthesis pass and the LALR driver; read here, it costs a few regular
 expression matches and the model nodes themselves. Only the plainest forms are taken (no comment
-inside, no parameter, literals of names only); anything else returns None and the tokens take over,
-so the model, its spans and the diagnostics are exactly the token-by-token parse's
-(``tests/test_grounded_sections.py`` compares both on generated domains, broken variants and the
-corpus). The caller uses these only on a full parse, and parses again without them when the file
-has any syntax error, so that recovery and parenthesis repair always see the real tokens.
+between an action's parts, no parameter, literals of names only); anything else returns None and the
+tokens take over, so the model, its spans and the diagnostics are exactly the token-by-token parse's
+(``tests/test_grounded_sections.py`` compares both on generated domains, shapes left alone and broken
+variants, ``tests/test_fast_facts.py`` on the corpus). The caller uses these only on a full parse, and
+parses again without them when the file needs a parenthesis repair or has a syntax error, so that
+recovery and repair always see the real tokens.
 """
 
 from __future__ import annotations
@@ -58,8 +59,8 @@ _KINDS = {":action": "K_ACTION", ":predicates": "K_PREDICATES"}
 _new = object.__new__
 
 
-def _setters(cls: type, *fields: str) -> list[Callable[[object, object], None]]:
-    return [vars(cls)[field].__set__ for field in fields]
+def _setters(cls: type, *names: str) -> list[Callable[[object, object], None]]:
+    return [vars(cls)[name].__set__ for name in names]
 
 
 _set_and_args, _set_and_span = _setters(And, "args", "span")

@@ -355,12 +355,6 @@ fast_atom = _new_atom
 """``Atom(predicate, args, span)``, likewise."""
 
 
-def word_name(word: str, start: int) -> Name:
-    """The Name of ``word`` (a name as the lexer reads it) found at ``start``, as :meth:`Token.name` makes
-    it."""
-    return _new_name(_key(word), word, _new_span(Span, (start, start + len(word))))
-
-
 def read_facts(text: str, pos: int, stop: int) -> tuple[list[Formula], int]:
     """The run of ground atoms and negated ground atoms from ``pos``, as the FACTS tokens hold them, and
     where the run ends (``pos`` itself when there is none)."""
