@@ -40,6 +40,12 @@ about as much memory as its model (~100 MB for a 1 MB problem), so editing one l
 fill the cache with its old versions"""
 
 
+PROBLEM_CHECKS = 8
+"""problems whose latest check is kept for the next version's (the files being edited, in practice):
+the bookkeeping is a key and a byte per fact, a few megabytes for a 1 MB problem, and it holds only
+nodes of the latest version"""
+
+
 def version_of(parsed: ParsedDocument | None) -> VersionKey:
     return None if parsed is None else (parsed.path, parsed.text)
 
@@ -84,8 +90,9 @@ class ServerCaches:
     def __init__(self) -> None:
         self.parses = ParseCache()
         """every analysis and request parses through this one cache (later callers wait for the first)"""
-        self.analysis = AnalyzerCaches(parses=0)
-        """the equivalence check's references and verdicts (parses go through ``parses``)"""
+        self.analysis = AnalyzerCaches(parses=0, problem_checks=PROBLEM_CHECKS)
+        """the equivalence check's references and verdicts (parses go through ``parses``), and per
+        problem the bookkeeping of its latest check, which the next version's check reuses"""
         self.indexes: Memo[tuple[str, str, bool, VersionKey, VersionKey], SymbolIndex] = Memo(
             INDEXES, group=_file_of, per_group=INDEX_VERSIONS_PER_FILE)
         """symbol indexes per (path, text, is LTL, domain version, problem version)"""
@@ -113,6 +120,7 @@ class ServerCaches:
         file = path_key(path)
         if current is None:
             self.parses.forget(path)
+            self.analysis.problem_checks.discard(lambda key: path_key(key) == file)
         keep = set(live)
         if current is not None:
             keep.add(current)
