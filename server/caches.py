@@ -18,6 +18,8 @@ gave back, and editing a large file holds one version instead of two (docs/relia
 
 from __future__ import annotations
 
+import threading
+from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
@@ -32,6 +34,10 @@ from plansight.server.documents import ParseCache, path_key
 
 VersionKey = tuple[str, str] | None
 """One document version: its path and text (None: no such partner)."""
+IndexKey = tuple[str, str, bool, VersionKey, VersionKey]
+"""A symbol index: the document's path and text, whether it is an LTL goal, its partners' versions."""
+INDEX_BASES = 8
+"""files whose latest index is kept for updating the next version's (the files being edited)"""
 
 INDEXES = 16
 INDEX_VERSIONS_PER_FILE = 2
@@ -93,7 +99,7 @@ class ServerCaches:
         self.analysis = AnalyzerCaches(parses=0, problem_checks=PROBLEM_CHECKS)
         """the equivalence check's references and verdicts (parses go through ``parses``), and per
         problem the bookkeeping of its latest check, which the next version's check reuses"""
-        self.indexes: Memo[tuple[str, str, bool, VersionKey, VersionKey], SymbolIndex] = Memo(
+        self.indexes: Memo[IndexKey, SymbolIndex] = Memo(
             INDEXES, group=_file_of, per_group=INDEX_VERSIONS_PER_FILE)
         """symbol indexes per (path, text, is LTL, domain version, problem version)"""
         self.mappers: Memo[tuple[str, str, str], RangeMapper] = Memo(8)
@@ -103,6 +109,26 @@ class ServerCaches:
         self.formatting: Memo[tuple[VersionKey, tuple[int, int]], tuple[TextEdit | None, str]] = Memo(2)
         """the smallest whole-document edit (or why there is none) per version and (indent, width)"""
         self._features: list[Memo[Any, Any]] = []
+        self._index_bases: OrderedDict[str, tuple[IndexKey, SymbolIndex]] = OrderedDict()
+        """path key -> the file's latest built index, what its next version's index is updated from
+        (``editing/symbols.py`` ``update_index``); kept when an edit retires it from ``indexes``"""
+        self._bases_lock = threading.Lock()
+
+    def index_base(self, path: str) -> tuple[IndexKey, SymbolIndex] | None:
+        """The latest index built for ``path`` and its key, to update the next version's from: once
+        that is built it replaces this one, so a file never holds more than the index being
+        replaced and its successor (the old index is what the update reuses, not a second copy)."""
+        with self._bases_lock:
+            return self._index_bases.get(path_key(path))
+
+    def keep_index_base(self, key: IndexKey, index: SymbolIndex) -> None:
+        """Remember ``index`` (of ``key``) as its file's latest, for :meth:`index_base`."""
+        file = path_key(key[0])
+        with self._bases_lock:
+            self._index_bases[file] = (key, index)
+            self._index_bases.move_to_end(file)
+            while len(self._index_bases) > INDEX_BASES:
+                self._index_bases.popitem(last=False)
 
     def track(self, memo: Memo[Any, Any]) -> None:
         """Have :meth:`retire` prune a feature's own memo too (one keyed by document texts)."""
@@ -120,6 +146,8 @@ class ServerCaches:
         file = path_key(path)
         if current is None:
             self.parses.forget(path)
+            with self._bases_lock:
+                self._index_bases.pop(file, None)
             self.analysis.problem_checks.discard(lambda key: path_key(key) == file)
         keep = set(live)
         if current is not None:
