@@ -111,7 +111,10 @@ class ServerCaches:
         self._features: list[Memo[Any, Any]] = []
         self._index_bases: OrderedDict[str, tuple[IndexKey, SymbolIndex]] = OrderedDict()
         """path key -> the file's latest built index, what its next version's index is updated from
-        (``editing/symbols.py`` ``update_index``); kept when an edit retires it from ``indexes``"""
+        (``editing/symbols.py`` ``update_index``); kept when an edit retires it from ``indexes``, but
+        only for the text that follows it (:meth:`retire`)"""
+        self._successors: dict[str, str] = {}
+        """path key -> the one text after its base's, the only one that base can be updated to"""
         self._bases_lock = threading.Lock()
 
     def index_base(self, path: str) -> tuple[IndexKey, SymbolIndex] | None:
@@ -126,9 +129,30 @@ class ServerCaches:
         file = path_key(key[0])
         with self._bases_lock:
             self._index_bases[file] = (key, index)
+            self._successors.pop(file, None)
             self._index_bases.move_to_end(file)
             while len(self._index_bases) > INDEX_BASES:
-                self._index_bases.popitem(last=False)
+                self._successors.pop(self._index_bases.popitem(last=False)[0], None)
+
+    def _retire_base(self, file: str, current: str | None) -> None:
+        """Let a file's base index go once it can no longer be updated: the file was closed, or its
+        text has moved on past the version after the base's without that version being indexed (while
+        the user types into a large file, indexes are built only when typing pauses). An old index
+        kept alive while version after version is parsed and dropped around it pins the memory they
+        used: the resident size would not come back down (``tests/test_server_memory.py``)."""
+        with self._bases_lock:
+            base = self._index_bases.get(file)
+            if base is None:
+                return
+            text = base[0][1]
+            if current is not None and (current is text or current == text):
+                return
+            successor = self._successors.get(file)
+            if current is not None and successor is None:
+                self._successors[file] = current
+            elif current is None or not (successor is current or successor == current):
+                del self._index_bases[file]
+                self._successors.pop(file, None)
 
     def track(self, memo: Memo[Any, Any]) -> None:
         """Have :meth:`retire` prune a feature's own memo too (one keyed by document texts)."""
@@ -144,10 +168,9 @@ class ServerCaches:
         the edit came in stores its answer afterwards.
         """
         file = path_key(path)
+        self._retire_base(file, current)
         if current is None:
             self.parses.forget(path)
-            with self._bases_lock:
-                self._index_bases.pop(file, None)
             self.analysis.problem_checks.discard(lambda key: path_key(key) == file)
         keep = set(live)
         if current is not None:

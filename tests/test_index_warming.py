@@ -252,3 +252,19 @@ def test_the_index_kept_for_the_next_update_is_the_current_one_and_goes_with_the
     assert [o.text for o in indexes[-1].occurrences].count("b") == 4  # the new fact's `b` is indexed
     caches.retire("/w/p.pddl", None)
     assert caches.index_base("/w/p.pddl") is None
+
+
+def test_an_index_is_kept_for_the_next_version_only() -> None:
+    """While the user types into a large file, versions go by unindexed: the last index is kept for
+    the version right after it (whose index is updated from it), and let go once the text moves past
+    that one, so it does not pin the memory of the versions parsed meanwhile."""
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+    assert caches.index_base("/w/p.pddl") is not None
+    caches.retire("/w/p.pddl", PROBLEM + " ")  # the next version: still updatable from this index
+    caches.retire("/w/p.pddl", PROBLEM + " ")  # (retire runs again after each publication)
+    assert caches.index_base("/w/p.pddl") is not None
+    caches.retire("/w/p.pddl", PROBLEM + "  ")  # the one after: its parse derives from the unindexed one
+    assert caches.index_base("/w/p.pddl") is None
