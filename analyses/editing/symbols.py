@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
-from itertools import compress, repeat
+from itertools import accumulate, compress, repeat
 from operator import add, eq, itemgetter
-from typing import Literal, NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlGoal, LtlQuantified, ltl_children
@@ -104,7 +104,7 @@ class SymbolIndex:
 
     __slots__ = ("_by_target", "_starts", "_targets", "declarations", "occurrences", "path", "visible")
 
-    def __init__(self, path: str, occurrences: list[Occurrence],
+    def __init__(self, path: str, occurrences: Sequence[Occurrence],
                  declarations: dict[tuple[SymbolKind, str], Declaration],
                  visible: dict[tuple[SymbolKind, str], Declaration] | None = None,
                  starts: list[int] | None = None) -> None:
@@ -118,7 +118,7 @@ class SymbolIndex:
             # a stable sort by start, keyed in C (``list.__getitem__``): a Python key function per
             # occurrence is measurably slower on the occurrences of a large problem
             order = sorted(range(len(starts)), key=starts.__getitem__)
-            occurrences[:] = [occurrences[i] for i in order]
+            occurrences = [occurrences[i] for i in order]
             starts = [starts[i] for i in order]
         self.path = path
         self.occurrences: Sequence[Occurrence] = occurrences
@@ -146,8 +146,11 @@ class SymbolIndex:
         if found is None:
             targets = self._targets
             if targets is None:
-                targets = self._targets = list(map(_TARGET, self.occurrences))
-            found = list(compress(self.occurrences, map(eq, targets, repeat(target))))
+                occurrences = self.occurrences
+                targets = self._targets = occurrences.targets() if isinstance(occurrences, _Pieces) else list(
+                    map(_TARGET, occurrences))
+            matches = compress(range(len(targets)), map(eq, targets, repeat(target)))
+            found = [self.occurrences[i] for i in matches]
             if len(self._by_target) >= _REMEMBERED_TARGETS:
                 self._by_target.clear()
             self._by_target[target] = found
@@ -517,7 +520,9 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
     fresh = sorted(builder.out, key=_start_of)
     starts = old._starts
     low, high = bisect.bisect_left(starts, start), bisect.bisect_left(starts, stop)
-    occurrences = [*old.occurrences[:low], *fresh, *_moved(old.occurrences[high:], delta, old.path, stop)]
+    pieces = _Pieces.of(old.occurrences)
+    occurrences = _Pieces([*pieces.cut(0, low), _Listed(fresh), *(
+        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path).settled()
     new_starts = [*starts[:low], *map(_start_of, fresh), *map(add, starts[high:], repeat(delta))]
     return SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
 
@@ -562,6 +567,163 @@ def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int)
     return list(map(_new, repeat(Occurrence), zip(moved, kinds, keys, texts, roles, targets, strict=True)))
 
 
+class _Moved:
+    """Occurrences of an older index, moved by ``delta`` when read: ``after`` is where the edit that
+    first moved them ended, in the coordinates of ``base`` (their variables' declarations lie after it
+    and move with them; see :func:`_moved`). Later edits before them only add to ``delta``: the
+    occurrences of a list element and the declarations of its variables always move together."""
+
+    __slots__ = ("after", "base", "delta")
+
+    def __init__(self, base: list[Occurrence], delta: int, after: int) -> None:
+        self.base, self.delta, self.after = base, delta, after
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def cut(self, start: int, stop: int) -> _Moved:
+        return _Moved(self.base[start:stop], self.delta, self.after)
+
+    def moved(self, delta: int, after: int) -> _Moved:
+        return _Moved(self.base, self.delta + delta, self.after)
+
+    def made(self, path: str) -> list[Occurrence]:
+        return _moved(self.base, self.delta, path, self.after)
+
+    def one(self, index: int, path: str) -> Occurrence:
+        return _moved(self.base[index:index + 1], self.delta, path, self.after)[0]
+
+    def targets(self, path: str) -> list[Declaration | None]:
+        targets = list(map(_TARGET, self.base))
+        if self.delta and list(map(_KIND, self.base)).count("variable"):
+            targets = list(map(_TARGET, self.made(path)))
+        return targets
+
+
+class _Listed:
+    """Occurrences of this index or an older one that did not move."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: list[Occurrence]) -> None:
+        self.base = base
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def cut(self, start: int, stop: int) -> _Listed:
+        return _Listed(self.base[start:stop])
+
+    def moved(self, delta: int, after: int) -> _Moved | _Listed:
+        return _Moved(self.base, delta, after) if delta else self
+
+    def made(self, path: str) -> list[Occurrence]:
+        return self.base
+
+    def one(self, index: int, path: str) -> Occurrence:
+        return self.base[index]
+
+    def targets(self, path: str) -> list[Declaration | None]:
+        return list(map(_TARGET, self.base))
+
+
+_Piece = _Moved | _Listed
+
+
+class _Pieces(Sequence[Occurrence]):
+    """An updated index's occurrences: runs of the previous index's, moved when read.
+
+    An edit at the start of a 1 MB problem's ``:init`` moves a hundred thousand occurrences; copying
+    them cost more than building the index again (~100 ms). Here they are moved one by one as they are
+    read (hover, definition: one occurrence; references: the matches), and all at once on the first
+    walk over every occurrence (semantic tokens, completion), which then keeps the copies. Typing in
+    one place keeps two pieces (what is before the edit, what is after it); edits in many places
+    add pieces, and past ``_MAX_PIECES`` they are all made at once."""
+
+    __slots__ = ("_ends", "_made", "_path", "_pieces")
+
+    def __init__(self, pieces: list[_Piece], path: str) -> None:
+        self._pieces = [piece for piece in pieces if len(piece)]
+        self._path = path
+        self._ends = list(accumulate(map(len, self._pieces)))
+        self._made: list[Occurrence] | None = None
+
+    @staticmethod
+    def of(occurrences: Sequence[Occurrence]) -> _Pieces:
+        """``occurrences`` as pieces (an index built in full is one list)."""
+        if isinstance(occurrences, _Pieces):
+            return occurrences if occurrences._made is None else _Pieces(
+                [_Listed(occurrences._made)], occurrences._path)
+        return _Pieces([_Listed(list(occurrences))], "")
+
+    def settled(self) -> _Pieces:
+        """The same occurrences in few pieces: short moved runs made at once, neighbouring lists
+        joined, and everything made once there are too many pieces."""
+        if len(self._pieces) > _MAX_PIECES:
+            return _Pieces([_Listed(list(self))], self._path)
+        pieces: list[_Piece] = []
+        for piece in self._pieces:
+            if isinstance(piece, _Moved) and len(piece) < _SHORT_RUN:
+                piece = _Listed(piece.made(self._path))
+            if pieces and isinstance(piece, _Listed) and isinstance(pieces[-1], _Listed):
+                pieces[-1] = _Listed(pieces[-1].base + piece.base)
+            else:
+                pieces.append(piece)
+        return _Pieces(pieces, self._path)
+
+    def cut(self, start: int, stop: int) -> list[_Piece]:
+        """The pieces holding occurrences ``[start, stop)``."""
+        out: list[_Piece] = []
+        offset = 0
+        for piece, end in zip(self._pieces, self._ends, strict=True):
+            if end > start and offset < stop:
+                out.append(piece.cut(max(start, offset) - offset, min(stop, end) - offset))
+            offset = end
+        return out
+
+    def targets(self) -> list[Declaration | None]:
+        """Every occurrence's target, in order, without making the occurrences."""
+        if self._made is not None:
+            return list(map(_TARGET, self._made))
+        return [target for piece in self._pieces for target in piece.targets(self._path)]
+
+    def __len__(self) -> int:
+        return self._ends[-1] if self._ends else 0
+
+    def __iter__(self) -> Iterator[Occurrence]:
+        return iter(self._all())
+
+    def _all(self) -> list[Occurrence]:
+        made = self._made
+        if made is None:
+            made = self._made = [o for piece in self._pieces for o in piece.made(self._path)]
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Occurrence: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Occurrence]: ...
+
+    def __getitem__(self, index: int | slice) -> Occurrence | Sequence[Occurrence]:
+        if self._made is not None:
+            return self._made[index]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return self._all()[index]
+            return [o for piece in self.cut(start, stop) for o in piece.made(self._path)]
+        if index < 0:
+            index += len(self)
+        which = bisect.bisect_right(self._ends, index)
+        if which >= len(self._pieces):
+            raise IndexError(index)
+        return self._pieces[which].one(index - (self._ends[which - 1] if which else 0), self._path)
+
+
+_MAX_PIECES = 8
+_SHORT_RUN = 4096
+_KIND = itemgetter(1)
 _SPAN, _TARGET = itemgetter(0), itemgetter(5)
 _COLUMNS = tuple(itemgetter(i) for i in range(1, 6))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
