@@ -17,7 +17,7 @@ from __future__ import annotations
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
 from itertools import accumulate, compress, repeat
-from operator import add, eq, itemgetter
+from operator import add, eq, is_, itemgetter
 from typing import Literal, NamedTuple, overload
 
 from plansight.analyses.diagnostics.spans import Span
@@ -149,7 +149,13 @@ class SymbolIndex:
                 occurrences = self.occurrences
                 targets = self._targets = occurrences.targets() if isinstance(occurrences, _Pieces) else list(
                     map(_TARGET, occurrences))
-            matches = compress(range(len(targets)), map(eq, targets, repeat(target)))
+            local = self.visible.get((target.kind, target.key))
+            if local is not None and local == target:
+                # a global declaration: every occurrence meaning it holds this very object (the builder
+                # resolves through one table), so comparing pointers is enough
+                matches = compress(range(len(targets)), map(is_, targets, repeat(local)))
+            else:
+                matches = compress(range(len(targets)), map(eq, targets, repeat(target)))
             found = [self.occurrences[i] for i in matches]
             if len(self._by_target) >= _REMEMBERED_TARGETS:
                 self._by_target.clear()
@@ -640,13 +646,18 @@ class _Pieces(Sequence[Occurrence]):
     one place keeps two pieces (what is before the edit, what is after it); edits in many places
     add pieces, and past ``_MAX_PIECES`` they are all made at once."""
 
-    __slots__ = ("_ends", "_made", "_path", "_pieces")
+    __slots__ = ("_layout", "_made", "_path")
 
     def __init__(self, pieces: list[_Piece], path: str) -> None:
-        self._pieces = [piece for piece in pieces if len(piece)]
+        kept = [piece for piece in pieces if len(piece)]
+        self._layout = (kept, list(accumulate(map(len, kept))))
+        """the pieces and where each ends, replaced together (requests read them from several threads)"""
         self._path = path
-        self._ends = list(accumulate(map(len, self._pieces)))
         self._made: list[Occurrence] | None = None
+
+    @property
+    def _pieces(self) -> list[_Piece]:
+        return self._layout[0]
 
     @staticmethod
     def of(occurrences: Sequence[Occurrence]) -> _Pieces:
@@ -675,7 +686,7 @@ class _Pieces(Sequence[Occurrence]):
         """The pieces holding occurrences ``[start, stop)``."""
         out: list[_Piece] = []
         offset = 0
-        for piece, end in zip(self._pieces, self._ends, strict=True):
+        for piece, end in zip(*self._layout, strict=True):
             if end > start and offset < stop:
                 out.append(piece.cut(max(start, offset) - offset, min(stop, end) - offset))
             offset = end
@@ -688,7 +699,8 @@ class _Pieces(Sequence[Occurrence]):
         return [target for piece in self._pieces for target in piece.targets(self._path)]
 
     def __len__(self) -> int:
-        return self._ends[-1] if self._ends else 0
+        ends = self._layout[1]
+        return ends[-1] if ends else 0
 
     def __iter__(self) -> Iterator[Occurrence]:
         return iter(self._all())
@@ -697,6 +709,8 @@ class _Pieces(Sequence[Occurrence]):
         made = self._made
         if made is None:
             made = self._made = [o for piece in self._pieces for o in piece.made(self._path)]
+            # the previous index's occurrences are no longer needed: keeping them would hold both copies
+            self._layout = ([_Listed(made)], [len(made)])
         return made
 
     @overload
@@ -715,10 +729,11 @@ class _Pieces(Sequence[Occurrence]):
             return [o for piece in self.cut(start, stop) for o in piece.made(self._path)]
         if index < 0:
             index += len(self)
-        which = bisect.bisect_right(self._ends, index)
-        if which >= len(self._pieces):
+        pieces, ends = self._layout
+        which = bisect.bisect_right(ends, index)
+        if which >= len(pieces):
             raise IndexError(index)
-        return self._pieces[which].one(index - (self._ends[which - 1] if which else 0), self._path)
+        return pieces[which].one(index - (ends[which - 1] if which else 0), self._path)
 
 
 _MAX_PIECES = 8
