@@ -17,10 +17,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, TypeVar
 
-from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, build_index
+from plansight.analyses.editing.symbols import Declaration, Occurrence, SymbolIndex, build_index, update_index
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, ParsedDocument
 from plansight.analyses.syntax.lexical import sniff_header
-from plansight.server.caches import ServerCaches, version_of
+from plansight.server.caches import IndexKey, ServerCaches, version_of
 from plansight.server.context import ContextRequest, DocumentContext, build_context, in_context
 from plansight.server.convert import RangeMapper, encoding_name
 from plansight.server.documents import is_file_path, path_key
@@ -56,11 +56,39 @@ def index_of_document(caches: ServerCaches, parsed: ParsedDocument, domain: Pars
     model = parsed.ltl if is_ltl else parsed.model
     domain_path = domain.path if domain is not None and domain_model is not None else ""
     problem_path = problem.path if problem is not None and problem_model is not None else ""
-    key = (parsed.path, parsed.text, is_ltl, version_of(domain) if domain_model is not None else None,
-           version_of(problem) if problem_model is not None else None)
-    return caches.indexes.get(key, lambda: build_index(
-        model, parsed.path, domain=domain_model, domain_path=domain_path,
-        problem=problem_model, problem_path=problem_path))
+    key: IndexKey = (parsed.path, parsed.text, is_ltl,
+                     version_of(domain) if domain_model is not None else None,
+                     version_of(problem) if problem_model is not None else None)
+
+    def build() -> SymbolIndex:
+        index = _updated(caches, key, parsed)
+        if index is None:
+            index = build_index(model, parsed.path, domain=domain_model, domain_path=domain_path,
+                                problem=problem_model, problem_path=problem_path)
+        caches.keep_index_base(key, index)
+        return index
+
+    return caches.indexes.get(key, build)
+
+
+def _updated(caches: ServerCaches, key: IndexKey, parsed: ParsedDocument) -> SymbolIndex | None:
+    """The index of ``parsed`` updated from its previous version's, when ``parsed`` was parsed
+    incrementally from the very text that index was built for, against the same partners: only the
+    re-parsed stretch is indexed again (milliseconds instead of ~115 ms for a 1 MB problem)."""
+    derived = parsed.derived
+    if derived is None or key[2]:
+        return None
+    base = caches.index_base(parsed.path)
+    if base is None:
+        return None
+    base_key, base_index = base
+    if base_key != (key[0], derived.previous_text, *key[2:]):
+        return None
+    try:
+        return update_index(base_index, parsed.model, derived.splice)
+    except Exception:  # a bug here must cost a full build, not the request
+        logger.exception("updating the symbol index of %s failed", parsed.path)
+        return None
 
 
 def warm_index(request: ContextRequest, caches: ServerCaches) -> None:

@@ -52,7 +52,8 @@ def _as_context_request(request: AnalysisRequest) -> ContextRequest:
 
 @pytest.fixture
 def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
-    """The paths the server builds a symbol index for (each test has its own fresh caches)."""
+    """The paths the server builds a symbol index for, or updates one of from the previous version's
+    (each test has its own fresh caches)."""
     calls: list[str] = []
     original = symbol_lookup.build_index
 
@@ -60,7 +61,15 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
         calls.append(str(args[1]) if len(args) > 1 else str(kwargs.get("path", "")))
         return original(*args, **kwargs)  # type: ignore[arg-type]
 
+    def updating(old: symbols.SymbolIndex, *args: object) -> symbols.SymbolIndex | None:
+        updated = original_update(old, *args)  # type: ignore[arg-type]
+        if updated is not None:
+            calls.append(f"updated {old.path}")
+        return updated
+
+    original_update = symbol_lookup.update_index
     monkeypatch.setattr(symbol_lookup, "build_index", counting)
+    monkeypatch.setattr(symbol_lookup, "update_index", updating)
     yield calls
 
 
@@ -90,7 +99,8 @@ def test_an_edited_version_is_warmed_again(builds: list[str]) -> None:
         context = build_context(_as_context_request(request), caches)
         assert context is not None
         index_of(context)
-    assert builds == ["/w/p.pddl", "/w/p.pddl"]  # one build per version, none by the requests
+    # one index per version, none by the requests; the edited version's is updated from the first's
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl"]
 
 
 def _slow_build(delay: float,
@@ -222,3 +232,39 @@ def test_a_text_still_open_elsewhere_is_not_retired() -> None:
     assert caches.retire("/w/a.pddl", None, live={DOMAIN}) == 0
     assert caches.parses.parse("/w/a.pddl", DOMAIN) is shared
     assert caches.retire("/w/a.pddl", None) == 1  # closed, and no other buffer has that text
+
+
+def test_the_index_kept_for_the_next_update_is_the_current_one_and_goes_with_the_file() -> None:
+    """Updating needs the previous version's index: the server keeps the latest one per file, which
+    once the current version is indexed is that version's own (no second index held), and forgets it
+    when the file is closed."""
+    caches = ServerCaches()
+    indexes = []
+    for text in (PROBLEM, PROBLEM.replace("(clear a)", "(clear a) (clear b)")):
+        request = _request(text)
+        analyse(request, caches)
+        caches.retire(request.path, text)
+        context = build_context(_as_context_request(request), caches)
+        assert context is not None
+        indexes.append(index_of(context))
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[1] is indexes[-1]
+    assert [o.text for o in indexes[-1].occurrences].count("b") == 4  # the new fact's `b` is indexed
+    caches.retire("/w/p.pddl", None)
+    assert caches.index_base("/w/p.pddl") is None
+
+
+def test_an_index_is_kept_for_the_next_version_only() -> None:
+    """While the user types into a large file, versions go by unindexed: the last index is kept for
+    the version right after it (whose index is updated from it), and let go once the text moves past
+    that one, so it does not pin the memory of the versions parsed meanwhile."""
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+    assert caches.index_base("/w/p.pddl") is not None
+    caches.retire("/w/p.pddl", PROBLEM + " ")  # the next version: still updatable from this index
+    caches.retire("/w/p.pddl", PROBLEM + " ")  # (retire runs again after each publication)
+    assert caches.index_base("/w/p.pddl") is not None
+    caches.retire("/w/p.pddl", PROBLEM + "  ")  # the one after: its parse derives from the unindexed one
+    assert caches.index_base("/w/p.pddl") is None

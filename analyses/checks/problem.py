@@ -92,22 +92,52 @@ def _is_ground(atom: Atom) -> bool:
     return not any(a.key.startswith("?") for a in atom.args)
 
 
+def goal_literal_of(node: Formula) -> tuple[bool, Atom] | None:
+    """(polarity, atom) of a ground literal among the goal's conjuncts; None for anything else, which
+    the contradiction and reachability checks leave alone."""
+    if isinstance(node, Atom):
+        positive, atom = True, node
+    elif isinstance(node, Not) and isinstance(node.arg, Atom):
+        positive, atom = False, node.arg
+    else:
+        return None
+    return (positive, atom) if _is_ground(atom) else None
+
+
 def _literal_text(positive: bool, atom: Atom) -> str:
     text = atom_text(atom.predicate.display, [a.display for a in atom.args])
     return text if positive else f"(not {text})"
 
 
-class _ProblemCheck:
+class Tables:
+    """What the checks look names up in: the domain's vocabulary, the problem's objects with their
+    types, and the signatures of predicates and functions. Built from the domain and the problem's
+    ``:objects`` alone, so successive versions of a problem that differ elsewhere can share them
+    (``problem_incremental.py``)."""
+
+    __slots__ = ("functions", "objects", "predicates", "typed", "vocab")
+
     def __init__(self, problem: Problem, domain: Domain | None) -> None:
-        self.problem = problem
-        self.domain = domain
-        self.out: list[Diagnostic] = []
         self.vocab: Vocabulary | None = vocabulary(domain) if domain is not None else None
         self.typed = self.vocab is not None and (self.vocab.typing or bool(self.vocab.types))
         if self.vocab is not None:
             self.objects = ObjectTable(self.vocab, problem, self.typed)
             self.predicates = Signatures(self.vocab.predicates, self.vocab.types)
             self.functions = Signatures(self.vocab.functions, self.vocab.types)
+
+
+class _ProblemCheck:
+    def __init__(self, problem: Problem, domain: Domain | None, tables: Tables | None = None) -> None:
+        self.problem = problem
+        self.domain = domain
+        self.out: list[Diagnostic] = []
+        tables = tables if tables is not None else Tables(problem, domain)
+        self.vocab = tables.vocab
+        self.typed = tables.typed
+        if self.vocab is not None:
+            self.objects = tables.objects
+            self.predicates = tables.predicates
+            self.functions = tables.functions
         # facts of :init, for duplicates, contradictions and reachability
         self.true_facts: dict[FactKey, Atom] = {}
         self.false_facts: dict[FactKey, Atom] = {}
@@ -137,9 +167,7 @@ class _ProblemCheck:
             self.out.extend(check_derived_init(self.problem, self.domain))
         goal = self.problem.goal
         if goal is not None:
-            if self.vocab is not None:
-                self.check_formula(goal, "goal")
-            self.check_goal_literals(goal)
+            self.check_goal(goal)
         if self.vocab is not None:
             if self.problem.constraints is not None:
                 self.check_formula(self.problem.constraints, "constraints")
@@ -147,6 +175,12 @@ class _ProblemCheck:
                 self.check_numeric(self.problem.metric.expr, {}, "metric")
         self.out.sort(key=lambda d: (d.span, d.code))
         return self.out
+
+    def check_goal(self, goal: Formula) -> None:
+        """The goal's names, then its contradictions and statically unreachable literals."""
+        if self.vocab is not None:
+            self.check_formula(goal, "goal")
+        self.check_goal_literals(goal)
 
     # --- sections and objects ----------------------------------------------------------------------
     def check_sections(self) -> None:
@@ -465,42 +499,54 @@ class _ProblemCheck:
         seen: dict[FactKey, tuple[bool, Formula]] = {}
         static = self.vocab is not None and bool(self.vocab.domain.actions)
         for node in conjuncts(goal):
-            if isinstance(node, Atom):
-                positive, atom = True, node
-            elif isinstance(node, Not) and isinstance(node.arg, Atom):
-                positive, atom = False, node.arg
-            else:
-                continue
-            if not _is_ground(atom):
-                continue
-            key = _key(atom)
-            earlier = seen.setdefault(key, (positive, node))
-            if earlier[0] != positive:
-                seen[key] = (positive, node)  # report each later contradiction once
-                self.report(
-                    "contradictory-goal",
-                    f"The goal requires both `{_literal_text(True, atom)}` and "
-                    f"`{_literal_text(False, atom)}`, so it can never hold: remove one of them.",
-                    node.span,
-                    related=(Related(f"`{_literal_text(earlier[0], atom)}` required here", earlier[1].span),),
-                )
-            if static:
-                self.check_static_goal(positive, atom, node, key)
+            self.goal_literal(node, seen, static)
 
-    def check_static_goal(self, positive: bool, atom: Atom, node: Formula, key: FactKey) -> None:
+    def goal_literal(self, node: Formula, seen: dict[FactKey, tuple[bool, Formula]], static: bool) -> None:
+        """One top-level conjunct of the goal: whether it contradicts an earlier one (``seen``: per
+        ground atom, the polarity last required and where it first was), and whether it is a static
+        literal the initial state decides."""
+        literal = goal_literal_of(node)
+        if literal is None:
+            return
+        positive, atom = literal
+        key = _key(atom)
+        earlier = seen.setdefault(key, (positive, node))
+        if earlier[0] != positive:
+            seen[key] = (positive, node)  # report each later contradiction once
+            self.report(
+                "contradictory-goal",
+                f"The goal requires both `{_literal_text(True, atom)}` and "
+                f"`{_literal_text(False, atom)}`, so it can never hold: remove one of them.",
+                node.span,
+                related=(Related(f"`{_literal_text(earlier[0], atom)}` required here", earlier[1].span),),
+            )
+        if static:
+            self.check_static_goal(positive, atom, node, key)
+
+    def is_static_literal(self, atom: Atom, key: FactKey) -> bool:
+        """Whether a ground goal atom is over a predicate no action changes, with declared arguments:
+        its truth is then the initial state's."""
         assert self.vocab is not None
         predicate = atom.predicate.key
         signature = self.predicates.get(predicate)
-        if (
+        return not (
             signature is None
             or len(signature[0]) != len(atom.args)
             or not self.vocab.is_static(predicate)
             or key in self.uncertain
             or any(a.key not in self.objects.ancestry for a in atom.args)
-        ):
+        )
+
+    def first_true(self, key: FactKey) -> Atom | None:
+        """The first `:init` fact with this key (None: the fact is not initially true)."""
+        return self.true_facts.get(key)
+
+    def check_static_goal(self, positive: bool, atom: Atom, node: Formula, key: FactKey) -> None:
+        if not self.is_static_literal(atom, key):
             return
         text = _literal_text(True, atom)
-        if positive and key not in self.true_facts:
+        first = self.first_true(key)
+        if positive and first is None:
             self.report(
                 "static-goal-unreachable",
                 f"`{text}` can never become true: no action changes `{atom.predicate.display}` and the "
@@ -508,14 +554,14 @@ class _ProblemCheck:
                 "the goal.",
                 node.span,
             )
-        elif not positive and key in self.true_facts:
+        elif not positive and first is not None:
             self.report(
                 "static-goal-unreachable",
                 f"`(not {text})` can never hold: no action changes `{atom.predicate.display}` and `{text}` "
                 "is true in `:init`, so the goal is unreachable. Remove the fact from `:init` or the "
                 "condition from the goal.",
                 node.span,
-                related=(Related(f"`{text}` is set here", self.true_facts[key].span),),
+                related=(Related(f"`{text}` is set here", first.span),),
             )
 
     # --- names ---------------------------------------------------------------------------------------

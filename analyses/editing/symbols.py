@@ -16,7 +16,9 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
-from typing import Literal, NamedTuple
+from itertools import accumulate, compress, repeat
+from operator import add, eq, is_, itemgetter
+from typing import Literal, NamedTuple, overload
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, LtlGoal, LtlQuantified, ltl_children
@@ -100,17 +102,23 @@ class Occurrence(NamedTuple):
 class SymbolIndex:
     """The occurrences of one document, in text order, and its own global declarations by kind."""
 
-    __slots__ = ("_by_target", "_starts", "declarations", "occurrences", "path", "visible")
+    __slots__ = ("_by_target", "_starts", "_targets", "declarations", "occurrences", "path", "visible")
 
-    def __init__(self, path: str, occurrences: list[Occurrence],
+    def __init__(self, path: str, occurrences: Sequence[Occurrence],
                  declarations: dict[tuple[SymbolKind, str], Declaration],
-                 visible: dict[tuple[SymbolKind, str], Declaration] | None = None) -> None:
-        starts = [o.span.start for o in occurrences]
-        if starts != sorted(starts):  # a domain's declarations are collected before its formulas
+                 visible: dict[tuple[SymbolKind, str], Declaration] | None = None,
+                 starts: list[int] | None = None) -> None:
+        """``starts``, when given, are the occurrences' starts, already in order (an update knows them)."""
+        if starts is None:
+            starts = [o.span.start for o in occurrences]
+            ordered = starts == sorted(starts)  # a domain's declarations are collected before its formulas
+        else:
+            ordered = True
+        if not ordered:
             # a stable sort by start, keyed in C (``list.__getitem__``): a Python key function per
             # occurrence is measurably slower on the occurrences of a large problem
             order = sorted(range(len(starts)), key=starts.__getitem__)
-            occurrences[:] = [occurrences[i] for i in order]
+            occurrences = [occurrences[i] for i in order]
             starts = [starts[i] for i in order]
         self.path = path
         self.occurrences: Sequence[Occurrence] = occurrences
@@ -119,26 +127,40 @@ class SymbolIndex:
         self.visible = visible if visible is not None else declarations
         """every global declaration names here can resolve to: this document's and its partners'"""
         self._starts = starts
-        self._by_target: dict[Declaration, list[Occurrence]] | None = None
+        self._by_target: dict[Declaration, list[Occurrence]] = {}
+        self._targets: list[Declaration | None] | None = None
 
     def at(self, offset: int) -> Occurrence | None:
         """The occurrence under the cursor; a cursor just after a name still finds it."""
         return symbol_at(self, offset)
 
     def references_to(self, target: Declaration) -> list[Occurrence]:
-        """Every occurrence here that means ``target`` (its declaration included), in text order."""
-        by_target = self._by_target
-        if by_target is None:  # built on the first question: highlight and rename ask again and again
-            by_target = {}
-            for occurrence in self.occurrences:
-                if occurrence.target is not None:
-                    found = by_target.get(occurrence.target)
-                    if found is None:
-                        by_target[occurrence.target] = [occurrence]
-                    else:
-                        found.append(occurrence)
-            self._by_target = by_target
-        return list(by_target.get(target, ()))
+        """Every occurrence here that means ``target`` (its declaration included), in text order.
+
+        Found by comparing the target of every occurrence with ``target`` in C, and remembered per
+        target (highlight and rename ask again and again about the same one): a table of every target's
+        occurrences, built on the first question, took ~50 ms on a 1 MB problem, paid again after each
+        edit.
+        """
+        found = self._by_target.get(target)
+        if found is None:
+            targets = self._targets
+            if targets is None:
+                occurrences = self.occurrences
+                targets = self._targets = occurrences.targets() if isinstance(occurrences, _Pieces) else list(
+                    map(_TARGET, occurrences))
+            local = self.visible.get((target.kind, target.key))
+            if local is not None and local == target:
+                # a global declaration: every occurrence meaning it holds this very object (the builder
+                # resolves through one table), so comparing pointers is enough
+                matches = compress(range(len(targets)), map(is_, targets, repeat(local)))
+            else:
+                matches = compress(range(len(targets)), map(eq, targets, repeat(target)))
+            found = [self.occurrences[i] for i in matches]
+            if len(self._by_target) >= _REMEMBERED_TARGETS:
+                self._by_target.clear()
+            self._by_target[target] = found
+        return list(found)
 
     def in_range(self, span: Span) -> list[Occurrence]:
         """The occurrences that start inside ``span`` (semantic tokens for a visible range)."""
@@ -504,8 +526,11 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
     fresh = sorted(builder.out, key=_start_of)
     starts = old._starts
     low, high = bisect.bisect_left(starts, start), bisect.bisect_left(starts, stop)
-    occurrences = [*old.occurrences[:low], *fresh, *_moved(old.occurrences[high:], delta, old.path, stop)]
-    return SymbolIndex(old.path, occurrences, old.declarations, visible)
+    pieces = _Pieces.of(old.occurrences)
+    occurrences = _Pieces([*pieces.cut(0, low), _Listed(fresh), *(
+        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path).settled()
+    new_starts = [*starts[:low], *map(_start_of, fresh), *map(add, starts[high:], repeat(delta))]
+    return SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
 
 
 def _start_of(occurrence: Occurrence) -> int:
@@ -527,20 +552,197 @@ def _objects_of(visible: dict[tuple[SymbolKind, str], Declaration]) -> dict[str,
 
 def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int) -> list[Occurrence]:
     """Occurrences after an edit, moved by ``delta``; so are their targets when those are declared in
-    this document after the edit too (a quantifier's variables)."""
-    new, span_cls = _new, Span
-    out: list[Occurrence] = []
-    append = out.append
-    for occurrence in occurrences:
-        span, kind, key, text, role, target = occurrence
-        if target is not None and target.path == path and target.span.start >= after:
-            scope = target.scope
-            target = new(Declaration, (target.kind, target.key, path, new(span_cls, (
-                target.span.start + delta, target.span.end + delta)), None if scope is None else new(
-                span_cls, (scope.start + delta, scope.end + delta))))
-        append(new(Occurrence, (new(span_cls, (span[0] + delta, span[1] + delta)), kind, key, text, role,
-                                target)))
-    return out
+    this document after the edit too (a quantifier's variables: :func:`update_index` gives up when one
+    of the document's global declarations lies after the edit).
+
+    Everything after an edit at the start of a 1 MB problem's ``:init`` is a hundred thousand
+    occurrences, so the copies are made column by column in C (``map`` over ``tuple.__new__``)."""
+    if not occurrences:
+        return []
+    kinds, keys, texts, roles, targets = (list(map(getter, occurrences)) for getter in _COLUMNS)
+    spans = list(map(_SPAN, occurrences))
+    moved = map(_new, repeat(Span), zip(map(add, map(_FIRST, spans), repeat(delta)),
+                                        map(add, map(_SECOND, spans), repeat(delta)), strict=True))
+    if kinds.count("variable"):  # only variables are declared after the edit (see above)
+        for i, target in enumerate(targets):
+            if target is not None and target.path == path and target.span.start >= after:
+                scope = target.scope
+                targets[i] = _new(Declaration, (target.kind, target.key, path, _new(Span, (
+                    target.span.start + delta, target.span.end + delta)), None if scope is None else _new(
+                    Span, (scope.start + delta, scope.end + delta))))
+    return list(map(_new, repeat(Occurrence), zip(moved, kinds, keys, texts, roles, targets, strict=True)))
+
+
+class _Moved:
+    """Occurrences of an older index, moved by ``delta`` when read: ``after`` is where the edit that
+    first moved them ended, in the coordinates of ``base`` (their variables' declarations lie after it
+    and move with them; see :func:`_moved`). Later edits before them only add to ``delta``: the
+    occurrences of a list element and the declarations of its variables always move together."""
+
+    __slots__ = ("after", "base", "delta")
+
+    def __init__(self, base: list[Occurrence], delta: int, after: int) -> None:
+        self.base, self.delta, self.after = base, delta, after
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def cut(self, start: int, stop: int) -> _Moved:
+        return _Moved(self.base[start:stop], self.delta, self.after)
+
+    def moved(self, delta: int, after: int) -> _Moved:
+        return _Moved(self.base, self.delta + delta, self.after)
+
+    def made(self, path: str) -> list[Occurrence]:
+        return _moved(self.base, self.delta, path, self.after)
+
+    def one(self, index: int, path: str) -> Occurrence:
+        return _moved(self.base[index:index + 1], self.delta, path, self.after)[0]
+
+    def targets(self, path: str) -> list[Declaration | None]:
+        targets = list(map(_TARGET, self.base))
+        if self.delta and list(map(_KIND, self.base)).count("variable"):
+            targets = list(map(_TARGET, self.made(path)))
+        return targets
+
+
+class _Listed:
+    """Occurrences of this index or an older one that did not move."""
+
+    __slots__ = ("base",)
+
+    def __init__(self, base: list[Occurrence]) -> None:
+        self.base = base
+
+    def __len__(self) -> int:
+        return len(self.base)
+
+    def cut(self, start: int, stop: int) -> _Listed:
+        return _Listed(self.base[start:stop])
+
+    def moved(self, delta: int, after: int) -> _Moved | _Listed:
+        return _Moved(self.base, delta, after) if delta else self
+
+    def made(self, path: str) -> list[Occurrence]:
+        return self.base
+
+    def one(self, index: int, path: str) -> Occurrence:
+        return self.base[index]
+
+    def targets(self, path: str) -> list[Declaration | None]:
+        return list(map(_TARGET, self.base))
+
+
+_Piece = _Moved | _Listed
+
+
+class _Pieces(Sequence[Occurrence]):
+    """An updated index's occurrences: runs of the previous index's, moved when read.
+
+    An edit at the start of a 1 MB problem's ``:init`` moves a hundred thousand occurrences; copying
+    them cost more than building the index again (~100 ms). Here they are moved one by one as they are
+    read (hover, definition: one occurrence; references: the matches), and all at once on the first
+    walk over every occurrence (semantic tokens, completion), which then keeps the copies. Typing in
+    one place keeps two pieces (what is before the edit, what is after it); edits in many places
+    add pieces, and past ``_MAX_PIECES`` they are all made at once."""
+
+    __slots__ = ("_layout", "_made", "_path")
+
+    def __init__(self, pieces: list[_Piece], path: str) -> None:
+        kept = [piece for piece in pieces if len(piece)]
+        self._layout = (kept, list(accumulate(map(len, kept))))
+        """the pieces and where each ends, replaced together (requests read them from several threads)"""
+        self._path = path
+        self._made: list[Occurrence] | None = None
+
+    @property
+    def _pieces(self) -> list[_Piece]:
+        return self._layout[0]
+
+    @staticmethod
+    def of(occurrences: Sequence[Occurrence]) -> _Pieces:
+        """``occurrences`` as pieces (an index built in full is one list)."""
+        if isinstance(occurrences, _Pieces):
+            return occurrences if occurrences._made is None else _Pieces(
+                [_Listed(occurrences._made)], occurrences._path)
+        return _Pieces([_Listed(list(occurrences))], "")
+
+    def settled(self) -> _Pieces:
+        """The same occurrences in few pieces: short moved runs made at once, neighbouring lists
+        joined, and everything made once there are too many pieces."""
+        if len(self._pieces) > _MAX_PIECES:
+            return _Pieces([_Listed(list(self))], self._path)
+        pieces: list[_Piece] = []
+        for piece in self._pieces:
+            if isinstance(piece, _Moved) and len(piece) < _SHORT_RUN:
+                piece = _Listed(piece.made(self._path))
+            if pieces and isinstance(piece, _Listed) and isinstance(pieces[-1], _Listed):
+                pieces[-1] = _Listed(pieces[-1].base + piece.base)
+            else:
+                pieces.append(piece)
+        return _Pieces(pieces, self._path)
+
+    def cut(self, start: int, stop: int) -> list[_Piece]:
+        """The pieces holding occurrences ``[start, stop)``."""
+        out: list[_Piece] = []
+        offset = 0
+        for piece, end in zip(*self._layout, strict=True):
+            if end > start and offset < stop:
+                out.append(piece.cut(max(start, offset) - offset, min(stop, end) - offset))
+            offset = end
+        return out
+
+    def targets(self) -> list[Declaration | None]:
+        """Every occurrence's target, in order, without making the occurrences."""
+        if self._made is not None:
+            return list(map(_TARGET, self._made))
+        return [target for piece in self._pieces for target in piece.targets(self._path)]
+
+    def __len__(self) -> int:
+        ends = self._layout[1]
+        return ends[-1] if ends else 0
+
+    def __iter__(self) -> Iterator[Occurrence]:
+        return iter(self._all())
+
+    def _all(self) -> list[Occurrence]:
+        made = self._made
+        if made is None:
+            made = self._made = [o for piece in self._pieces for o in piece.made(self._path)]
+            # the previous index's occurrences are no longer needed: keeping them would hold both copies
+            self._layout = ([_Listed(made)], [len(made)])
+        return made
+
+    @overload
+    def __getitem__(self, index: int) -> Occurrence: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[Occurrence]: ...
+
+    def __getitem__(self, index: int | slice) -> Occurrence | Sequence[Occurrence]:
+        if self._made is not None:
+            return self._made[index]
+        if isinstance(index, slice):
+            start, stop, step = index.indices(len(self))
+            if step != 1:
+                return self._all()[index]
+            return [o for piece in self.cut(start, stop) for o in piece.made(self._path)]
+        if index < 0:
+            index += len(self)
+        pieces, ends = self._layout
+        which = bisect.bisect_right(ends, index)
+        if which >= len(pieces):
+            raise IndexError(index)
+        return pieces[which].one(index - (ends[which - 1] if which else 0), self._path)
+
+
+_MAX_PIECES = 8
+_SHORT_RUN = 4096
+_KIND = itemgetter(1)
+_SPAN, _TARGET = itemgetter(0), itemgetter(5)
+_COLUMNS = tuple(itemgetter(i) for i in range(1, 6))
+_FIRST, _SECOND = itemgetter(0), itemgetter(1)
+_REMEMBERED_TARGETS = 64
 
 
 def declarations_of(index: SymbolIndex, kind: SymbolKind) -> Iterator[Declaration]:

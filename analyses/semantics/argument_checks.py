@@ -9,6 +9,7 @@ fit it, so a correct argument costs one hash lookup.
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Container, Mapping, Sequence
 from difflib import get_close_matches
 
@@ -197,6 +198,15 @@ class ObjectTable:
         self._suggestions: dict[str, str] = {}
         self._budget = SUGGESTION_BUDGET
         self._fitting: dict[Accepted, Container[str]] = {None: self.ancestry}
+
+    def fresh(self) -> ObjectTable:
+        """This table with its suggestions forgotten and their budget full again, sharing the lookups:
+        a check that reuses the table of a previous version of the problem must suggest exactly what a
+        check from scratch suggests (the budget makes suggestions depend on what came before)."""
+        table = copy.copy(self)
+        table._suggestions = {}
+        table._budget = SUGGESTION_BUDGET
+        return table
 
     def fitting(self, wanted: Accepted) -> Container[str]:
         """Every declared name that may stand where ``wanted`` is declared: one hash lookup per

@@ -14,7 +14,7 @@ import logging
 import os
 from collections.abc import Callable, Hashable, Iterable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from plansight.analyses.checks.domain import check_domain
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
@@ -27,6 +27,9 @@ from plansight.analyses.syntax.reading import read_text_file
 from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.pairing import FolderFiles
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
+
+if TYPE_CHECKING:
+    from plansight.analyses.checks.problem_incremental import ProblemChecker
 
 __all__ = [
     "Analyzer",
@@ -102,13 +105,18 @@ class AnalyzerCaches:
     """
 
     def __init__(self, parses: int = 4, references: int = 16, verdicts: int = 256,
-                 per_kind: int = 2, folders: int = 16, headers: int = 0) -> None:
+                 per_kind: int = 2, folders: int = 16, headers: int = 0, problem_checks: int = 0) -> None:
         self.parses: Memo[tuple[str, str], ParsedDocument] = Memo(
             parses, group=_parse_group, per_group=per_kind)
         self.references: Memo[Hashable, object] = Memo(references)
         self.verdicts: Memo[Hashable, object] = Memo(verdicts)
         self.folders: Memo[tuple[str, tuple[str, ...]], FolderFiles] = Memo(folders)
         self.headers: Memo[str, Header | None] = Memo(headers)
+        self.incremental = problem_checks > 0
+        self.problem_checks: Memo[str, ProblemChecker] = Memo(problem_checks)
+        """per problem path, the checks of its latest version, which the next version's reuse
+        (``checks/problem_incremental.py``): for an editor, where a file changes a little at a time;
+        0, the default, checks every problem from scratch (a batch sees each file once)"""
 
 
 class Analyzer:
@@ -204,8 +212,15 @@ class Analyzer:
             model_problem = document.problem
             from plansight.analyses.checks.problem import check_problem  # only for a problem
 
+            caches = self.caches
+            if caches.incremental:
+                from plansight.analyses.checks.problem_incremental import ProblemChecker
+
+                check = caches.problem_checks.get(path, ProblemChecker).check
+            else:
+                check = check_problem
             found = _guarded("check_problem", path, text, diagnostics,
-                             lambda: check_problem(model_problem, linked_domain)) or []
+                             lambda: check(model_problem, linked_domain)) or []
             if not any(d.severity == Severity.ERROR for d in (*diagnostics, *found)):
                 found += _guarded("comparing with the reference problem", path, text, diagnostics,
                                   lambda: self._equivalence(document, cancelled)) or []

@@ -1,0 +1,110 @@
+"""CPU time the server's worker spends on one edit of the 1 MB problem of ``lsp_latency.py``, in process.
+
+Wall-clock figures through the real server (``lsp_latency.py``, ``lsp_requests.py``) move by a factor of
+two with the load of this shared machine; the CPU time of the worker thread does not. This runs the
+server's own analysis path (``server/analysis.py`` ``analyse``, with the server's caches, the garbage
+collector paused as the server pauses it) and then builds the version's symbol index the way the
+diagnostics worker warms it (``warm_version``), for three kinds of edit, each repeated with a
+different text, and reports the median ``time.thread_time`` of each step. The same script runs
+against an older checkout (``PYTHONPATH``) for a before / after comparison.
+
+    python benchmarks/lsp_edit_cpu.py [--edits 10] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import BLOCKSWORLD, blocksworld_problem
+
+from plansight.analyses.workspace.sources import DiskSource
+from plansight.server.analysis import AnalysisRequest, analyse
+from plansight.server.caches import ServerCaches
+from plansight.server.diagnostics_feature import warm_version
+from plansight.server.documents import OverlaySource
+from plansight.server.settings import Settings
+
+
+def edits(text: str) -> dict[str, Callable[[str, int], str]]:
+    """Edit kinds: where an editor's keystroke lands in a large problem."""
+    init = text.index("(:init") + len("(:init")
+    goal = text.rindex("))")
+
+    def fact_at_start(current: str, i: int) -> str:
+        return current[:init] + f" (clear b{i})" + current[init:]
+
+    def goal_at_end(current: str, i: int) -> str:
+        at = current.rindex("))")
+        return current[:at] + f" (on b{i} b{i + 1})" + current[at:]
+
+    assert goal > init
+    return {"a fact inserted at the start of `:init`": fact_at_start,
+            "a goal atom inserted at the end of `:goal`": goal_at_end,
+            "a space appended after the last `)`": lambda current, i: current + " "}
+
+
+def request(folder: Path, path: Path, text: str, version: int) -> AnalysisRequest:
+    source = OverlaySource({str(path): text}, DiskSource())
+    return AnalysisRequest(uri=path.as_uri(), path=str(path), version=version, text=text, source=source,
+                           settings=Settings(), encoding="utf-16", workspace_root=str(folder))
+
+
+def timed(work: Callable[[], object]) -> float:
+    started = time.thread_time()
+    work()
+    return (time.thread_time() - started) * 1000
+
+
+def measure(count: int) -> dict[str, dict[str, float]]:
+    results: dict[str, dict[str, float]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "domain.pddl").write_text(BLOCKSWORLD)
+        base = blocksworld_problem(1_000_000)
+        path = folder / "problem.pddl"
+        path.write_text(base)
+        for label, edit in edits(base).items():
+            caches = ServerCaches()
+            text, version = base, 1
+            first = request(folder, path, text, version)
+            opened = timed(lambda first=first, caches=caches: analyse(first, caches))  # type: ignore[misc]
+            warm_version(first, caches)
+            analysis, index = [], []
+            for i in range(count):
+                text, version = edit(text, i), version + 1
+                caches.retire(str(path), text)  # what the server does when the edit arrives
+                current = request(folder, path, text, version)
+                analysis.append(timed(lambda c=current, caches=caches: analyse(c, caches)))  # type: ignore[misc]
+                index.append(timed(lambda c=current, caches=caches: warm_version(c, caches)))  # type: ignore[misc]
+            results[label] = {"open_ms": opened, "analysis_ms": statistics.median(analysis),
+                              "index_ms": statistics.median(index)}
+    return results
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--edits", type=int, default=10)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    gc.disable()  # as the server's worker runs (server/memory.py)
+    results = measure(args.edits)
+    print(f"{'edit':<44}{'open ms':>10}{'analysis ms':>13}{'index ms':>10}")
+    for label, row in results.items():
+        print(f"{label:<44}{row['open_ms']:>10.1f}{row['analysis_ms']:>13.1f}{row['index_ms']:>10.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(results, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
