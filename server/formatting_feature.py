@@ -87,13 +87,17 @@ def document_edits(context: DocumentContext) -> list[types.TextEdit]:
 
 
 def range_edits(context: DocumentContext, range_: types.Range) -> list[types.TextEdit]:
-    """The edit that formats the forms overlapping ``range_``; none when the formatter refuses the file."""
+    """The edits that format the forms overlapping ``range_`` (a single section laid out alone, from the
+    parse's outline); none when the formatter refuses the file."""
     reason = refusal(context.parsed)
     if reason is not None:
         logger.info("not formatting %s: %s", context.uri, reason)
         return []
     indent, width = _settings(context)
-    edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan")
+    outline = context.parsed.outline
+    sections = [section.span for section in outline.sections] if outline is not None else []
+    edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan",
+                        sections)
     if edit is None:
         return []
     start, end = edit.span
