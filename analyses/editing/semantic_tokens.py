@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
 from itertools import compress, repeat
 from operator import itemgetter
@@ -98,10 +98,10 @@ class TokenArrays:
     Columns, not a tuple per token: on a large problem they are filled straight from the symbol index
     by C-level ``map`` passes, and two versions are compared run by run (``semantic_token_edits.py``)."""
 
-    starts: list[int]
-    ends: list[int]
-    types: list[int]
-    modifiers: list[int]
+    starts: MutableSequence[int]
+    ends: MutableSequence[int]
+    types: MutableSequence[int]
+    modifiers: MutableSequence[int]
 
     def tuples(self) -> list[Token]:
         """One :data:`Token` per token."""
