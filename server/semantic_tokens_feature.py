@@ -88,19 +88,20 @@ class SemanticTokensFeature(ServerFeature):
     async def _whole(self, uri: str, previous_id: str | None
                      ) -> types.SemanticTokens | types.SemanticTokensDelta | None:
         encoding = encoding_name(self._server.workspace.position_encoding)
-        open_uris = self._server.workspace.text_documents
-        with self._lock:  # forget the answers of closed documents
-            for stale in [u for u in self._answers if u not in open_uris]:
-                del self._answers[stale]
-        return await in_context(self._server, uri,
-                                lambda context: self.whole_document(context, uri, encoding, previous_id))
+        open_uris = frozenset(self._server.workspace.text_documents)  # read on the event loop
+        return await in_context(self._server, uri, lambda context: self.whole_document(
+            context, uri, encoding, previous_id, open_uris))
 
-    def whole_document(self, context: DocumentContext, uri: str, encoding: str, previous_id: str | None
+    def whole_document(self, context: DocumentContext, uri: str, encoding: str, previous_id: str | None,
+                       open_uris: frozenset[str] = frozenset()
                        ) -> types.SemanticTokens | types.SemanticTokensDelta:
         """The tokens of the whole document: the full array, or, when the client holds the answer
-        ``previous_id`` names, the edit of it."""
+        ``previous_id`` names, the edit of it. The answers of documents no longer in ``open_uris`` are
+        forgotten (runs in a worker thread: the lock is never taken on the event loop)."""
         versions = (version_of(context.parsed), version_of(context.domain), version_of(context.problem))
         with self._lock:
+            for closed in [u for u in self._answers if u not in open_uris]:
+                del self._answers[closed]
             previous = self._answers.get(uri)
             same = previous is not None and previous.versions == versions
             if previous is not None and same and previous.tokens.encoding == encoding:
@@ -112,7 +113,7 @@ class SemanticTokensFeature(ServerFeature):
                 else:
                     tokens, edit = encode_document(context.text, index, encoding), None
                 answer = _Answer(str(next(self._ids)), versions, tokens)
-            if uri in self._server.workspace.text_documents:
+            if uri in open_uris:
                 self._answers[uri] = answer
         if previous_id is not None and previous is not None and previous_id == previous.result_id:
             return types.SemanticTokensDelta(edits=_lsp_edits(edit), result_id=answer.result_id)
