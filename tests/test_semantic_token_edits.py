@@ -88,3 +88,13 @@ def test_changed_region_is_where_two_texts_differ() -> None:
     assert changed_region("abcdef", "abXYef") == (2, 4, 4)
     assert changed_region("aaaa", "aaaaa") == (4, 4, 5)
     assert changed_region("same", "same") == (4, 4, 4)
+
+
+
+def test_the_same_text_indexed_again_needs_no_edit() -> None:
+    name = str(SAMPLES[0])
+    with open(name, encoding="utf-8") as source:
+        text = source.read()
+    before = encode_document(text, index_of(name, text))
+    after, edit = update_document(before, text, index_of(name, text))
+    assert edit is None and after.data == before.data and after.data
