@@ -106,8 +106,8 @@ class ServerCaches:
         """line tables per (path, text, encoding): building one walks the whole text (~15 ms for 1 MB)"""
         self.tokens: Memo[tuple[tuple[VersionKey, ...], str, Span | None], list[int]] = Memo(4)
         """encoded semantic tokens per (document and partners' versions, encoding, span)"""
-        self.formatting: Memo[tuple[VersionKey, tuple[int, int]], tuple[TextEdit | None, str]] = Memo(2)
-        """the smallest whole-document edit (or why there is none) per version and (indent, width)"""
+        self.formatting: Memo[tuple[VersionKey, tuple[int, int]], tuple[tuple[TextEdit, ...], str]] = Memo(2)
+        """the whole-document formatting edits (or why there are none) per version and (indent, width)"""
         self._features: list[Memo[Any, Any]] = []
         self._index_bases: OrderedDict[str, tuple[IndexKey, SymbolIndex]] = OrderedDict()
         """path key -> the file's latest built index, what its next version's index is updated from

@@ -1,28 +1,26 @@
-"""``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edit; and
+"""``textDocument/formatting`` and ``rangeFormatting``: the core formatter, as the smallest edits; and
 ``onTypeFormatting`` on Enter: the new line indented to the same layout (``line_indent.py``).
 
 The layout is the core's (``analyses/editing/formatter.py``), the same ``plansight format`` prints. The
-answer is one edit spanning only what changed (common prefix and suffix dropped), so the editor
-keeps the cursor, the selection and the folds outside the change. A document with syntax errors gets
+answer is one edit per block of lines that changes (``format_edits.py``), so the editor keeps the
+cursor, the selection and the folds everywhere else, and formatting a large file whose layout is off
+in a few places sends those few lines, not the file. A document with syntax errors gets
 no edit; the reason goes to the log, since formatting it could lose what the user wrote. The
-whole-document edit is kept per version and settings (the server's ``caches.py``): format-on-save right
+whole-document edits are kept per version and settings (the server's ``caches.py``): format-on-save right
 after a format command, or a client that asks twice, does not lay out a 1 MB problem again.
 """
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from lsprotocol import types
 
-from plansight.analyses.editing.formatter import (
-    TextEdit,
-    format_parsed,
-    format_range,
-    refusal,
-    whole_document_edit,
-)
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.format_edits import line_edits
+from plansight.analyses.editing.formatter import TextEdit, format_parsed, format_range, refusal
 from plansight.analyses.editing.line_indent import new_line_edit
 from plansight.server.caches import version_of
 from plansight.server.context import DocumentContext, in_context
@@ -75,28 +73,37 @@ def document_edits(context: DocumentContext) -> list[types.TextEdit]:
     """The edit that formats the whole document, cached per version; none when the formatter refuses (a file
     with syntax errors, say).
     """
-    def compute() -> tuple[TextEdit | None, str]:
+    def compute() -> tuple[tuple[TextEdit, ...], str]:
         result = format_parsed(context.parsed, *_settings(context))
         if result.text is None:
-            return None, result.reason
-        return whole_document_edit(context.text, result.text), ""
+            return (), result.reason
+        return tuple(line_edits(context.text, result.text)), ""
 
-    edit, reason = context.caches.formatting.get((version_of(context.parsed), _settings(context)), compute)
+    edits, reason = context.caches.formatting.get((version_of(context.parsed), _settings(context)), compute)
     if reason:
         logger.info("not formatting %s: %s", context.uri, reason)
         return []
-    return _lsp_edits(context, edit)
+    return _lsp_edits(context, edits)
 
 
 def range_edits(context: DocumentContext, range_: types.Range) -> list[types.TextEdit]:
-    """The edit that formats the forms overlapping ``range_``; none when the formatter refuses the file."""
+    """The edits that format the forms overlapping ``range_`` (a single section laid out alone, from the
+    parse's outline); none when the formatter refuses the file."""
     reason = refusal(context.parsed)
     if reason is not None:
         logger.info("not formatting %s: %s", context.uri, reason)
         return []
     indent, width = _settings(context)
-    edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan")
-    return _lsp_edits(context, edit)
+    outline = context.parsed.outline
+    sections = [section.span for section in outline.sections] if outline is not None else []
+    edit = format_range(context.text, context.mapper.span(range_), indent, width, context.kind == "plan",
+                        sections)
+    if edit is None:
+        return []
+    start, end = edit.span
+    moved = [TextEdit(Span(start + e.span.start, start + e.span.end), e.new_text)
+             for e in line_edits(context.text[start:end], edit.new_text)]
+    return _lsp_edits(context, moved)
 
 
 def new_line_edits(context: DocumentContext, position: types.Position) -> list[types.TextEdit]:
@@ -112,7 +119,6 @@ def new_line_edits(context: DocumentContext, position: types.Position) -> list[t
     return [types.TextEdit(range=context.mapper.range(span), new_text=new_text)]
 
 
-def _lsp_edits(context: DocumentContext, edit: TextEdit | None) -> list[types.TextEdit]:
-    if edit is None:
-        return []
-    return [types.TextEdit(range=context.mapper.range(edit.span), new_text=edit.new_text)]
+def _lsp_edits(context: DocumentContext, edits: Sequence[TextEdit]) -> list[types.TextEdit]:
+    mapper = context.mapper
+    return [types.TextEdit(range=mapper.range(edit.span), new_text=edit.new_text) for edit in edits]

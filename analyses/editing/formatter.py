@@ -21,6 +21,7 @@ the user wrote.
 
 from __future__ import annotations
 
+import bisect
 import logging
 import re
 from collections.abc import Callable, Iterator, Sequence
@@ -566,9 +567,17 @@ def _lay_out(text: str, indent: int, width: int, plan: bool) -> tuple[list[str],
 
 
 def format_range(text: str, span: Span, indent: int = DEFAULT_INDENT, width: int = DEFAULT_WIDTH,
-                 plan: bool = False) -> TextEdit | None:
+                 plan: bool = False, sections: Sequence[Span] = ()) -> TextEdit | None:
     """One edit that formats the top-level forms overlapping ``span`` (and the comments between
-    them), or ``None`` when they are already formatted."""
+    them), or ``None`` when they are already formatted.
+
+    ``sections`` are the spans of the sections of ``define`` in order, as the parser found them: when
+    ``span`` touches one of them only, that section alone is laid out (an action of a large grounded
+    domain, the goal of a large problem), with the same result as laying out the whole text."""
+    if sections and not plan:
+        alone = _one_section_edit(text, span, indent, width, sections)
+        if not isinstance(alone, bool):
+            return alone
     lines, placed = _layout_lines(text, indent, width, plan)
     if plan or not placed:
         return whole_document_edit(text, format_text(text, indent, width, plan))
@@ -577,6 +586,61 @@ def format_range(text: str, span: Span, indent: int = DEFAULT_INDENT, width: int
         if not isinstance(edit, bool):
             return edit
     return whole_document_edit(text, format_text(text, indent, width, plan))
+
+
+_REST_OF_LINE = re.compile(r"[ \t]*(?:(?P<comment>" + COMMENT + r")|(?P<close>\)[ \t]*))?(?=\r?\n|$)")
+_SPACE_THEN_CLOSE = re.compile(r"\s*\)")
+_AFTER_A_LAST_UNIT = frozenset(("", " ", "\t", "\r", "\n", ")", ";"))
+"""what may follow a section that no other unit of the layout starts right against"""
+
+
+def _one_section_edit(text: str, span: Span, indent: int, width: int,
+                      sections: Sequence[Span]) -> TextEdit | bool | None:
+    """:func:`format_range`'s edit when ``span`` lies within a single section, computed from that
+    section's text only; ``False`` where the whole layout must decide (a range reaching out of the
+    section, a section sharing its lines with other code, a comment after the closing parenthesis of
+    ``define``)."""
+    at = bisect.bisect_right([s.start for s in sections], span.start) - 1
+    if at < 0:
+        return False
+    section = sections[at]
+    # within the section, and touching no neighbour (the layout's units are define's items: the sections,
+    # and the `(problem p)` a comment keeps off the header line; a neighbour written right against the
+    # section touches a range that begins or ends there)
+    if not (section.start <= span.start and span.end <= section.end):
+        return False
+    if span.start == section.start and section.start > 0 and not text[section.start - 1].isspace():
+        return False
+    if span.start == section.end and text[section.end:section.end + 1] not in _AFTER_A_LAST_UNIT:
+        return False
+    rest = _REST_OF_LINE.match(unify_line_breaks(text[section.end:line_end_at(text, section.end) + 1]))
+    if rest is None:
+        return False  # more code after the section on its line
+    layout = Layout(indent, width, False, text)
+    elements: list[Element] = read_tree(text, section.start, section.end)
+    if len(elements) != 1 or not isinstance(elements[0], Form):
+        return False
+    if rest.group("comment") is not None:
+        elements.append(Comment(rest.group("comment").rstrip(), Span(section.end + rest.start("comment"),
+                                                                        section.end + rest.end("comment")),
+                                True))
+    closes_next = _SPACE_THEN_CLOSE.match(text, section.end + rest.end())
+    if rest.group("close") is not None and closes_next is not None:
+        return False  # not the `)` of define this layout would write
+    unit_end = section.end
+    if rest.group("close") is not None:  # `define` closes on the section's line
+        unit_end = section.end + rest.end("close")
+    elif rest.group("comment") is None and closes_next is not None:  # ... or on a line of its own after it
+        close = closes_next.end() - 1
+        after = _REST_OF_LINE.match(unify_line_breaks(text[close + 1:line_end_at(text, close) + 1]))
+        if span.end > close or after is None or after.group(0).strip():
+            return False
+        unit_end = close + 1  # the layout writes that `)` at the end of the section's last line
+    items = list(layout.items(elements, "define", ""))
+    lines = layout.item(items[0], layout.indent, "define")
+    if unit_end != section.end:
+        lines[-1] += ")"  # no comment ends the line: the comment after the section is the other case
+    return _range_edit(text, span, [(Span(section.start, unit_end), 0, len(lines) - 1)], lines)
 
 
 def _sections(placed: list[tuple[Span, int, int]]) -> list[tuple[Span, int, int]]:

@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import bisect
 import re
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
+from dataclasses import dataclass
+from itertools import compress, repeat
+from operator import itemgetter
 
 from plansight.analyses.diagnostics.spans import LineIndex, Span, line_start_at
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
@@ -88,53 +91,119 @@ def lexical_tokens(text: str, start: int = 0, end: int | None = None) -> list[To
 _MODIFIERS = {"declaration": DECLARATION, "reference": 0}
 
 
+@dataclass(frozen=True, slots=True)
+class TokenArrays:
+    """Tokens as four parallel columns (start and end offsets, type, modifier bits), in text order.
+
+    Columns, not a tuple per token: on a large problem they are filled straight from the symbol index
+    by C-level ``map`` passes, and two versions are compared run by run (``semantic_token_edits.py``)."""
+
+    starts: MutableSequence[int]
+    ends: MutableSequence[int]
+    types: MutableSequence[int]
+    modifiers: MutableSequence[int]
+
+    def tuples(self) -> list[Token]:
+        """One :data:`Token` per token."""
+        return list(zip(self.starts, self.ends, self.types, self.modifiers, strict=True))
+
+
+_SPAN, _KIND, _ROLE = itemgetter(0), itemgetter(1), itemgetter(4)
+_START, _END = itemgetter(0), itemgetter(1)
+_MERGE_BY_INSERTION = 64
+"""up to this many keywords, numbers and comments go into the names' columns one insertion each;
+beyond (a domain is mostly keywords), both are merged by one sort"""
+
+
 def semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None = None) -> list[Token]:
     """The tokens of ``text`` (or of the part ``span`` covers), in order, never overlapping; where a
     name of the index and a lexical token overlap, the name wins."""
-    return _semantic_tokens(text, index, span)
-
-
-def _semantic_tokens(text: str, index: SymbolIndex | None, span: Span | None) -> list[Token]:
     if span is None:
         occurrences: Sequence[Occurrence] = index.occurrences if index is not None else ()
         lexical = lexical_tokens(text)
     else:
         occurrences = index.in_range(span) if index is not None else ()
         lexical = lexical_tokens(text, line_start_at(text, span.start), span.end)
-    by_kind, modifiers = _BY_KIND, _MODIFIERS
-    names: list[Token] = [(where[0], where[1], by_kind[kind], modifiers.get(role, 0))
-                          for where, kind, _key, _text, role, _target in occurrences if kind in by_kind]
-    if not lexical:
-        return names
-    starts = [token[0] for token in names]
+    return token_arrays(occurrences, lexical).tuples()
+
+
+def token_arrays(occurrences: Sequence[Occurrence], lexical: Sequence[Token]) -> TokenArrays:
+    """The tokens of the names ``occurrences`` (in text order) and of the ``lexical`` tokens that no
+    name overlaps."""
+    spans = list(map(_SPAN, occurrences))
+    starts = list(map(_START, spans))
+    ends = list(map(_END, spans))
+    types: list[int | None] = list(map(_BY_KIND.get, map(_KIND, occurrences)))
+    modifiers = list(map(_MODIFIERS.get, map(_ROLE, occurrences), repeat(0)))
+    if None in types:  # occurrences that are no token (preferences)
+        keep = [kind is not None for kind in types]
+        starts, ends = list(compress(starts, keep)), list(compress(ends, keep))
+        types, modifiers = list(compress(types, keep)), list(compress(modifiers, keep))
+    names = TokenArrays(starts, ends, types, modifiers)  # type: ignore[arg-type]
     kept = []
     for token in lexical:  # few: the names are the bulk of any large file
         at = bisect.bisect_right(starts, token[0]) - 1
-        if at >= 0 and names[at][1] > token[0]:
+        if at >= 0 and ends[at] > token[0]:
             continue  # inside a name
-        if at + 1 < len(names) and names[at + 1][0] < token[1]:
+        if at + 1 < len(starts) and starts[at + 1] < token[1]:
             continue  # a name starts inside it
         kept.append(token)
-    names.extend(kept)
-    names.sort()  # two sorted runs: merged in linear time
+    if not kept:
+        return names
+    if len(kept) > _MERGE_BY_INSERTION:
+        merged = names.tuples()
+        merged.extend(kept)
+        merged.sort()  # two sorted runs: merged in linear time
+        columns = list(map(list, zip(*merged, strict=True)))
+        return TokenArrays(*columns)
+    for start, end, kind, modifier in kept:
+        at = bisect.bisect_left(starts, start)
+        starts.insert(at, start)
+        ends.insert(at, end)
+        types.insert(at, kind)
+        modifiers.insert(at, modifier)
     return names
 
 
 def encode(text: str, tokens: Sequence[Token], encoding: str = "utf-16") -> list[int]:
     """LSP's relative encoding: ``deltaLine, deltaStart, length, type, modifiers`` per token, with
     characters counted in the negotiated position encoding (``utf-16``, ``utf-8`` or ``utf-32``)."""
-    return _encode(text, tokens, encoding)
-
-
-def _encode(text: str, tokens: Sequence[Token], encoding: str) -> list[int]:
-    if "\r" in text and text.count("\r") != text.count("\r\n"):
+    if _lone_carriage_return(text):
         return _encode_by_index(text, tokens, encoding)
+    return _encode(text, tokens, encoding, 0)
+
+
+def encode_arrays(text: str, tokens: TokenArrays, encoding: str = "utf-16", start: int = 0,
+                  stop: int | None = None) -> list[int]:
+    """:func:`encode` of the tokens ``start`` to ``stop`` (all by default), each relative to the one
+    before it as in the encoding of all of them: a stretch of the array spliced into the previous
+    encoding after an edit."""
+    columns = (tokens.starts, tokens.ends, tokens.types, tokens.modifiers)
+    stop = len(tokens.starts) if stop is None else stop
+    first = max(0, start - 1)  # the token the first one is encoded against
+    window = list(zip(*(column[first:stop] for column in columns), strict=True))
+    if _lone_carriage_return(text):
+        data = _encode_by_index(text, window, encoding)
+    else:
+        data = _encode(text, window, encoding, window[0][0] if window else 0)
+    return data[5:] if start > 0 else data
+
+
+def _lone_carriage_return(text: str) -> bool:
+    return "\r" in text and text.count("\r") != text.count("\r\n")
+
+
+def _encode(text: str, tokens: Sequence[Token], encoding: str, first: int) -> list[int]:
+    """The encoding walk; it starts at offset ``first`` (the first token's), whose line is counted once."""
     data: list[int] = []
     extend = data.extend
     count, rfind, find = text.count, text.rfind, text.find
     plain = text.isascii() or encoding == "utf-32"
-    line = line_start = previous_line = previous_start = position = 0
-    line_end = find("\n")  # tokens on the current line (most of them) need no counting
+    line = count("\n", 0, first)
+    line_start = rfind("\n", 0, first) + 1
+    previous_line = previous_start = 0
+    position = first
+    line_end = find("\n", first)  # tokens on the current line (most of them) need no counting
     if line_end < 0:
         line_end = len(text)
     for start, end, kind, modifiers in tokens:

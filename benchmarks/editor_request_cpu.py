@@ -1,0 +1,122 @@
+"""CPU time of the semantic-token and formatting answers for a 1 MB problem, in process, before and after
+an edit: what ``lsp_requests.py`` times through the server, without the protocol and the machine's load.
+
+Generates the 1 MB blocksworld problem of ``lsp_latency.py``, parses it with its domain and builds the
+symbol index (as the server does before answering), then times, best of ``--repeat`` with the garbage
+collector paused (as the server pauses it while answering), each answer on the opened version and on the
+version after an edit (a fact inserted at the start of ``:init``, or a space appended at the end). Runs
+against whatever ``plansight`` is importable, so an unpacked copy of an older commit on ``PYTHONPATH``
+gives the "before" figures; answers the older code cannot give (deltas) are left out there.
+
+    python benchmarks/editor_request_cpu.py [--repeat 5] [--json OUT]
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import json
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from workloads import BLOCKSWORLD, blocksworld_problem
+
+from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing import formatter
+from plansight.analyses.editing.semantic_tokens import encode, semantic_tokens
+from plansight.analyses.editing.symbols import build_index
+from plansight.analyses.syntax.documents import parse_document
+
+
+def best(repeat: int, work: Callable[[], Any]) -> tuple[float, Any]:
+    """The smallest CPU time of ``repeat`` runs, in ms, and the last result."""
+    times = []
+    result = None
+    for _ in range(repeat):
+        start = time.process_time()
+        result = work()
+        times.append((time.process_time() - start) * 1000)
+    return min(times), result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", type=Path)
+    args = parser.parse_args()
+    repeat = args.repeat
+    text = blocksworld_problem(1_000_000)
+    domain = parse_document("domain.pddl", BLOCKSWORLD)
+    at = text.index("\n", text.index("(:init")) + 1
+    edits = {"fact inserted at the start of :init": text[:at] + "    (clear b1)\n" + text[at:],
+             "space appended at the end": text + " "}
+    gc.disable()
+    rows: dict[str, float] = {}
+
+    def indexed(source: str) -> Any:
+        parsed = parse_document("problem.pddl", source)
+        return parsed, build_index(parsed.model, "problem.pddl", domain=domain.domain,
+                                   domain_path="domain.pddl")
+
+    rows["parse + symbol index (for reference)"], (parsed, index) = best(repeat, lambda: indexed(text))
+    rows["semantic tokens, tokens + encoding (the code before)"], data = best(
+        repeat, lambda: encode(text, semantic_tokens(text, index)))
+    try:
+        from plansight.analyses.editing.semantic_token_edits import encode_document, update_document
+    except ImportError:
+        encode_document = update_document = None  # type: ignore[assignment]
+    if encode_document is not None:
+        rows["semantic tokens, from scratch"], state = best(repeat, lambda: encode_document(text, index))
+        assert state.data == data
+    for label, edited in edits.items():
+        _, new_index = indexed(edited)
+        rows[f"semantic tokens after an edit ({label}), from scratch"], fresh = best(
+            repeat, lambda edited=edited, new_index=new_index: encode(edited,
+                                                                      semantic_tokens(edited, new_index)))
+        if update_document is not None:
+            rows[f"semantic tokens after an edit ({label}), from the previous answer"], (new, edit) = best(
+                repeat, lambda edited=edited, new_index=new_index: update_document(state, edited, new_index))
+            assert new.data == fresh
+            rows[f"  integers in the delta ({label})"] = float(len(edit.data) if edit else 0)
+    viewport = Span(0, text.index("\n", 0) + 1)
+    for _ in range(99):
+        viewport = Span(0, text.index("\n", viewport.end) + 1)
+    rows["semantic tokens, first 100 lines"], _ = best(
+        repeat, lambda: encode(text, semantic_tokens(text, index, viewport)))
+    rows["formatting: layout + token check"], result = best(repeat, lambda: formatter.format_parsed(parsed))
+    assert result.text is not None
+    formatted = result.text
+    rows["formatting: one edit (the code before)"], one = best(
+        repeat, lambda: formatter.whole_document_edit(text, formatted))
+    rows["  characters sent, one edit"] = float(len(one.new_text) if one else 0)
+    try:
+        from plansight.analyses.editing.format_edits import line_edits
+    except ImportError:
+        line_edits = None  # type: ignore[assignment]
+    if line_edits is not None:
+        rows["formatting: edits of the changed lines"], many = best(
+            repeat, lambda: line_edits(text, formatted))
+        rows["  characters sent, edits of the changed lines"] = float(sum(len(e.new_text) for e in many))
+    sections = [s.span for s in parsed.outline.sections] if getattr(parsed, "outline", None) else []
+    for label, where in (("an init fact", text.index("(on-table ")), ("the goal", text.index("(:goal") + 8),
+                         ("the objects", text.index("(:objects") + 12)):
+        span = Span(where, where + 3)
+        rows[f"range formatting of {label}, whole layout"], _ = best(
+            repeat, lambda span=span: formatter.format_range(text, span))
+        if line_edits is not None:
+            rows[f"range formatting of {label}, its section alone"], _ = best(
+                repeat, lambda span=span: formatter.format_range(text, span, sections=sections))
+    for name, value in rows.items():
+        print(f"{name:<80}{value:>10.1f}")
+    if args.json:
+        args.json.write_text(json.dumps(rows, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
