@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from plansight.analyses.diagnostics.spans import NO_SPAN, Span
+from plansight.analyses.model.deferred import deferrable
 
 
 @dataclass(frozen=True, slots=True)
@@ -419,6 +420,10 @@ class Problem:
     metric: Metric | None = None
     sections: tuple[Name, ...] = ()
     span: Span = field(default=NO_SPAN, compare=False, hash=False)
+
+
+# An edit re-parsed incrementally leaves the sections after it to be moved when first read (deferred.py)
+deferrable(Problem, "domain_name", "requirements", "objects", "init", "goal", "constraints", "metric")
 
 
 @dataclass(frozen=True, slots=True)

@@ -19,6 +19,7 @@ from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.deferred import Deferred
 from plansight.analyses.model.pddl import (
     Action,
     And,
@@ -524,6 +525,6 @@ def _expand_facts(items: Children) -> list[Formula]:
 def _concat(groups: list[Any] | None) -> tuple[Any, ...]:
     if not groups:
         return ()
-    if len(groups) == 1:
-        return tuple(groups[0])
+    if len(groups) == 1:  # a deferred run of an incremental re-parse stays one (model/deferred.py)
+        return groups[0] if isinstance(groups[0], Deferred) else tuple(groups[0])
     return tuple(item for group in groups for item in group)

@@ -42,7 +42,8 @@ from plansight.analyses.syntax.lalr import parse
 from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, RPAR, WORD, Token, lex_pddl
 from plansight.analyses.syntax.parens import balance
 from plansight.analyses.syntax.parse_pddl import PddlParse, _tables
-from plansight.analyses.syntax.span_shift import NotShiftable, shifted, shifted_diagnostic
+from plansight.analyses.syntax.runs import MovedAnd, Run, moved_lazily
+from plansight.analyses.syntax.span_shift import NotShiftable, shifted, shifted_diagnostic, shifted_span
 
 logger = logging.getLogger(__name__)
 
@@ -152,7 +153,7 @@ def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     if parsed is None:
         return None
     fresh, notes = parsed
-    spliced = (*sections[:first], *fresh, *shifted(sections[after:], delta))
+    spliced = (*sections[:first], *fresh, *_moved_sections(sections[after:], delta, outline.problem))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
     return _finish(old, new_outline, notes, Splice(start, stop, delta, None, tuple(fresh)))
 
@@ -171,16 +172,16 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     opening: list[Token]
     if keyword == ":init" and outline.problem:
         container_end = section.span.end - 1
-        elements: Sequence[Any] = section.payload
+        elements = Run.of(section.payload)
         inner = section.keyword.end
         opening = [Token(LPAR, "(", section.span.start, section.span.start + 1), _copy(section.keyword)]
-    elif keyword == ":goal" and type(section.payload) is And:
+    elif keyword == ":goal" and type(section.payload) in (And, MovedAnd):
         conjunction = section.payload
         head = _AND_HEAD.match(old_text, conjunction.span.start)
         if head is None or not (head.end() <= change.start and change.old_end < conjunction.span.end):
             return None
         container_end = conjunction.span.end - 1
-        elements = conjunction.args
+        elements = Run.of(conjunction.args)
         inner = head.end()
         opening = [Token(LPAR, "(", section.span.start, section.span.start + 1), _copy(section.keyword),
                    Token(LPAR, "(", conjunction.span.start, conjunction.span.start + 1),
@@ -189,10 +190,11 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
         return None
     if change.start < inner:
         return None
-    first = bisect_right(elements, change.start, key=_end)
-    after = bisect_left(elements, change.old_end, key=_start)
-    start = elements[first - 1].span.end if first > 0 else inner
-    stop = elements[after].span.start if after < len(elements) else container_end
+    first = elements.ending_by(change.start)
+    after = elements.starting_before(change.old_end)
+    count = len(elements)
+    start = elements.span(first - 1).end if first > 0 else inner
+    stop = elements.span(after).start if after < count else container_end
     if old_text[stop] not in "()":
         return None
     delta = change.delta
@@ -207,14 +209,25 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     (fresh,), notes = parsed
     if fresh.keyword.text.lower() != keyword:
         return None
-    merged = (*elements[:first], *_elements(fresh.payload), *shifted(elements[after:], delta))
-    payload: Any = merged
-    if keyword == ":goal":
-        payload = And(merged, fresh.payload.span)
+    merged = Run.join(elements.window(0, first), _elements(fresh.payload),
+                      elements.window(after, count).moved(delta))
+    payload: Any = merged if keyword == ":init" else MovedAnd(merged, fresh.payload.span)
     section = Section(fresh.keyword, payload, fresh.span)
-    spliced = (*sections[:index], section, *shifted(sections[index + 1:], delta))
+    spliced = (*sections[:index], section, *_moved_sections(sections[index + 1:], delta, outline.problem))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
     return _finish(old, new_outline, notes, Splice(start, stop, delta, keyword, _elements(fresh.payload)))
+
+
+def _moved_sections(sections: Sequence[Section], delta: int, problem: bool) -> tuple[Section, ...]:
+    """The sections after an edit, moved by ``delta``. A problem's are moved lazily (``runs.py``): its
+    fields take deferred values. A domain's fold reads every payload, so its sections are copied."""
+    if not problem:
+        return tuple(shifted(tuple(sections), delta))
+    if delta == 0:
+        return tuple(sections)
+    return tuple(
+        Section(_moved(s.keyword, delta), moved_lazily(s.payload, delta), shifted_span(s.span, delta))
+        for s in sections)
 
 
 def _closers(section: Section, container_end: int) -> list[int]:
