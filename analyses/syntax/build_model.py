@@ -526,5 +526,5 @@ def _concat(groups: list[Any] | None) -> tuple[Any, ...]:
     if not groups:
         return ()
     if len(groups) == 1:  # a deferred run of an incremental re-parse stays one (model/deferred.py)
-        return groups[0] if isinstance(groups[0], Deferred) else tuple(groups[0])
+        return groups[0] if isinstance(groups[0], Deferred) else tuple(groups[0])  # type: ignore[return-value]
     return tuple(item for group in groups for item in group)
