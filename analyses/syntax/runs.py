@@ -171,6 +171,7 @@ class Moved(Deferred):
         """The node copied with its spans moved."""
         if self._value is None:
             self._value = shifted(self.value, self.delta)
+            self.value = None  # the earlier version's node: no longer needed to build this one
         return self._value
 
 
