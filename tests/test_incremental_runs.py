@@ -242,3 +242,51 @@ def test_a_run_answers_like_the_list_it_stands_for(widths: list[int], data: st.D
         assert run.starting_before(offset) == sum(1 for a in expected if a.span.start < offset)
     assert repr(run.materialize()) == repr(tuple(expected))
     assert run.materialize() is run.materialize()
+
+
+TYPED = problem_text(60).replace(
+    "(:objects " + " ".join(f"b{i}" for i in range(60)) + ")",
+    "(:objects " + " ".join(f"b{i}" for i in range(20)) + " - block "
+    + " ".join(f"b{i}" for i in range(20, 40)) + " - (either block table) "
+    + " ".join(f"b{i}" for i in range(40, 60)) + ")")
+NAME_EDITS = ["z", " zz ", "- block ", " - thing", "x - t ", "-", " ", "(", "; c\n", ""]
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.floats(0, 1), st.integers(0, 6), st.sampled_from(NAME_EDITS)),
+                min_size=1, max_size=8),
+       st.randoms(use_true_random=False))
+def test_edits_of_typed_object_lists_equal_a_full_parse(
+        edits: list[tuple[float, int, str]], rng: random.Random) -> None:
+    """Names typed after the stretch, names whose `- type` is edited away or typed in, names glued to
+    their neighbours: chained edits anywhere in the object list, every version checked at the end."""
+    assert "- block" in TYPED
+    text = TYPED
+    versions = [parse_document("p.pddl", text)]
+    for where, removed, inserted in edits:
+        low, high = text.find("(:objects") + 10, text.find("(:init") - 4
+        start = low + int(where * max(high - low, 0))
+        text = text[:start] + inserted + text[start + removed:]
+        versions.append(reparse_document(versions[-1], "p.pddl", text))
+    rng.shuffle(versions)
+    for parsed in versions:
+        same_as_full(parsed)
+
+
+@pytest.mark.parametrize(("anchor", "inserted", "only_names"), [
+    (" b45 ", " new", True),  # a name in the untyped last group
+    (" b45 ", "x", True),  # a name grown at its end
+    (" b59)", " - thing", False),  # the last group typed: the names before it change type
+    (" b5 ", " new", False),  # a typed group: its names before the edit take the moved type
+    (" - block", " new", False),  # right before the group's type
+])
+def test_an_object_edit_reparses_only_names_where_none_is_typed(anchor: str, inserted: str,
+                                                                only_names: bool) -> None:
+    before = parse_document("p.pddl", TYPED)
+    at_ = TYPED.index(anchor) + (4 if inserted == "x" else 0)
+    text = TYPED[:at_] + inserted + TYPED[at_:]
+    after = reparse_document(before, "p.pddl", text)
+    same_as_full(after)
+    assert after.derived is not None
+    # a stretch of names starts past the section's keyword; a re-parsed section starts at its `(`
+    assert (after.derived.splice.start > TYPED.index("(:objects") + 1) == only_names

@@ -39,7 +39,7 @@ from plansight.analyses.syntax.build_model import (
     collecting_outlines,
 )
 from plansight.analyses.syntax.lalr import parse
-from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, RPAR, WORD, Token, lex_pddl
+from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, NAME, RPAR, WORD, Token, lex_pddl
 from plansight.analyses.syntax.parens import balance
 from plansight.analyses.syntax.parse_pddl import PddlParse, _tables
 from plansight.analyses.syntax.runs import MovedAnd, Run, moved_lazily
@@ -160,7 +160,8 @@ def _sections(old_text: str, new_text: str, old: PddlParse, outline: Outline,
 
 def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
                  change: Change) -> PddlParse | None:
-    """Re-parse the run of elements of ``(:init ...)`` or ``(:goal (and ...))`` that the change touches."""
+    """Re-parse the run of elements of ``(:init ...)``, ``(:goal (and ...))`` or a problem's ``(:objects
+    ...)`` that the change touches."""
     sections = outline.sections
     index = bisect_right(sections, change.start, key=_end) if sections else 0
     if index >= len(sections):
@@ -170,7 +171,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
         return None
     keyword = section.keyword.text.lower()
     opening: list[Token]
-    if keyword == ":init" and outline.problem:
+    if keyword in (":init", ":objects") and outline.problem:
         container_end = section.span.end - 1
         elements = Run.of(section.payload)
         inner = section.keyword.end
@@ -190,15 +191,22 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
         return None
     if change.start < inner:
         return None
-    first = elements.ending_by(change.start)
-    after = elements.starting_before(change.old_end)
+    names = keyword == ":objects"
+    # names are not delimited: one that ends or starts at the edit is parsed again, as it may grow
+    widen = 1 if names else 0
+    first = elements.ending_by(change.start - widen)
+    after = elements.starting_before(change.old_end + widen)
     count = len(elements)
     start = elements.span(first - 1).end if first > 0 else inner
     stop = elements.span(after).start if after < count else container_end
-    if old_text[stop] not in "()":
-        return None
     delta = change.delta
-    tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
+    if names:
+        untyped = _untyped_around(elements, first, after)
+        tokens = _lex_names(new_text, start, stop + delta) if untyped else None
+    elif old_text[stop] in "()":
+        tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
+    else:
+        return None
     if tokens is None:
         return None
     closing = [Token(RPAR, ")", p + delta, p + delta + 1) for p in _closers(section, container_end)]
@@ -209,13 +217,36 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     (fresh,), notes = parsed
     if fresh.keyword.text.lower() != keyword:
         return None
-    merged = Run.join(elements.window(0, first), _elements(fresh.payload),
-                      elements.window(after, count).moved(delta))
-    payload: Any = merged if keyword == ":init" else MovedAnd(merged, fresh.payload.span)
+    new_elements = _elements(fresh.payload)
+    merged = Run.join(elements.window(0, first), new_elements, elements.window(after, count).moved(delta))
+    payload: Any = merged if keyword != ":goal" else MovedAnd(merged, fresh.payload.span)
     section = Section(fresh.keyword, payload, fresh.span)
     spliced = (*sections[:index], section, *_moved_sections(sections[index + 1:], delta, outline.problem))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
-    return _finish(old, new_outline, notes, Splice(start, stop, delta, keyword, _elements(fresh.payload)))
+    # objects declare: the symbol index is built again (a list of None tells update_index so)
+    listed = None if names else keyword
+    return _finish(old, new_outline, notes, Splice(start, stop, delta, listed, new_elements))
+
+
+def _untyped_around(elements: Run, first: int, after: int) -> bool:
+    """Whether the names on both sides of the stretch between elements ``first - 1`` and ``after`` have no
+    type, so that names parsed there alone (with no ``- type``: :func:`_lex_names`) are exactly what a
+    full parse gives. A typed group's ``- type`` follows its names: the names before an edit would take
+    a moved type, or a new one, so an edit in a typed group re-parses the section."""
+    last = after - 1 if after > first else first - 1
+    return all(elements.node(index)[0].type is None for index in (last, after) if 0 <= index < len(elements))
+
+
+def _lex_names(text: str, start: int, stop: int) -> list[Token] | None:
+    """The tokens of ``text[start:stop]`` when they are only names (no ``- type``, nothing else), so that
+    the names before and after the stretch keep their types; None otherwise."""
+    tokens = lex_pddl(text, True, start, stop)
+    last = tokens[-1].end if tokens else start
+    if last > stop or _comment_runs_past(text, last, stop):
+        return None
+    if any(token.kind != WORD and token.kind != NAME for token in tokens):
+        return None
+    return tokens
 
 
 def _moved_sections(sections: Sequence[Section], delta: int, problem: bool) -> tuple[Section, ...]:

@@ -97,13 +97,18 @@ class Run(Deferred):
                 break
         return Run(tuple(out))
 
-    def span(self, index: int) -> Span:
-        """The span element ``index`` has in the version this run belongs to."""
+    def node(self, index: int) -> tuple[Any, int]:
+        """Element ``index`` as an earlier version has it, and by how much it has moved since."""
         pieces, counts, _ = self._state
         which = bisect_right(counts, index)
         nodes, lo, _hi, delta = pieces[which]
         before = counts[which - 1] if which else 0
-        return shifted_span(nodes[lo + index - before].span, delta)
+        return nodes[lo + index - before], delta
+
+    def span(self, index: int) -> Span:
+        """The span element ``index`` has in the version this run belongs to."""
+        node, delta = self.node(index)
+        return shifted_span(node.span, delta)
 
     def ending_by(self, offset: int) -> int:
         """How many elements end at or before ``offset`` (they are in text order)."""
