@@ -203,7 +203,8 @@ class Splice:
     stop: int
     delta: int
     list: str | None
-    """``:init`` or ``:goal`` (the ``and`` inside it); None for a run of sections"""
+    """``:init`` or ``:goal`` (the ``and`` inside it); None for a run of sections, or of a problem's object
+    names (they declare, so whoever follows the splice must start again, as for sections)"""
     elements: tuple[Any, ...]
     """the new nodes of the re-parsed stretch, in text order"""
 
