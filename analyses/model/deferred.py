@@ -63,11 +63,3 @@ def deferrable(cls: type, *fields: str) -> None:
     """Let ``fields`` of the slotted dataclass ``cls`` hold a :class:`Deferred` until first read."""
     for field in fields:
         setattr(cls, field, _DeferredField(vars(cls)[field]))
-
-
-def materialized(value: Any) -> Any:
-    """``value`` itself, or the value it stands for when it is :class:`Deferred` (outside any field)."""
-    if isinstance(value, Deferred):
-        with _LOCK:
-            return value.materialize()
-    return value
