@@ -145,9 +145,11 @@ def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
     assert after.derived is not None and copied == []
     problem = after.problem
     assert problem is not None
-    facts = problem.init  # the first read moves the facts after the edit, once
+    facts = problem.init  # the first read moves what lies after the edit, once: facts, goal, metric
     fresh = len(after.derived.splice.elements)  # the facts the edit touched, parsed again
-    assert sum(copied) == len(facts) - fresh
+    goal = problem.goal
+    assert goal is not None and problem.metric is not None
+    assert sum(copied) == len(facts) - fresh + len(goal.args) + 1
     assert problem.init is facts
     old = before.problem.init if before.problem is not None else ()
     assert facts[-1] is not old[-1] and facts[-1].span.start == old[-1].span.start + 11

@@ -32,13 +32,16 @@ class Deferred:
 
 
 class _DeferredField:
-    """Wraps a slot's member descriptor: reads build a :class:`Deferred` found in the slot and store the
-    result in its place."""
+    """Wraps a slot's member descriptor: the first read of any deferred field of an instance builds every
+    :class:`Deferred` in its deferrable slots and stores the results in their place. All at once,
+    because a reader of one list (the checks) reads the others right after, and the checks measured
+    ~15 % slower on a 1 MB problem when its lists were built one by one between them."""
 
-    __slots__ = ("_member",)
+    __slots__ = ("_member", "_siblings")
 
-    def __init__(self, member: Any) -> None:
+    def __init__(self, member: Any, siblings: list[Any]) -> None:
         self._member = member
+        self._siblings = siblings
 
     def __get__(self, instance: object, owner: type | None = None) -> Any:
         if instance is None:
@@ -46,10 +49,11 @@ class _DeferredField:
         value = self._member.__get__(instance, owner)
         if isinstance(value, Deferred):
             with _LOCK:
-                value = self._member.__get__(instance, owner)
-                if isinstance(value, Deferred):
-                    value = value.materialize()
-                    self._member.__set__(instance, value)
+                for member in self._siblings:
+                    pending = member.__get__(instance, owner)
+                    if isinstance(pending, Deferred):
+                        member.__set__(instance, pending.materialize())
+            value = self._member.__get__(instance, owner)
         return value
 
     def __set__(self, instance: object, value: Any) -> None:
@@ -61,5 +65,6 @@ class _DeferredField:
 
 def deferrable(cls: type, *fields: str) -> None:
     """Let ``fields`` of the slotted dataclass ``cls`` hold a :class:`Deferred` until first read."""
-    for field in fields:
-        setattr(cls, field, _DeferredField(vars(cls)[field]))
+    members = [vars(cls)[field] for field in fields]
+    for field, member in zip(fields, members, strict=True):
+        setattr(cls, field, _DeferredField(member, members))
