@@ -105,7 +105,7 @@ def test_every_version_read_in_any_order_equals_its_full_parse(
     for place, removed, inserted in edits:
         start = PLACES[place](text)
         text = text[:start] + inserted + text[start + removed:]
-        versions.append(reparse_document(versions[-1], "p.pddl", text))
+        versions.append(reparse_document(versions[-1], "p.pddl", text, lazy=True))
         if rng.random() < 0.2:  # sometimes a reader comes between two edits: it copies the moved nodes
             read(versions[-1])
     order = list(range(len(versions)))
@@ -120,7 +120,7 @@ def test_an_edit_anywhere_reparses_exactly_and_leaves_the_previous_version_alone
     before_model = repr(before.model)
     start = PLACES[place](TEXT)
     text = TEXT[:start] + FITTING.get(place, "(clear b9) ") + TEXT[start:]
-    after = reparse_document(before, "p.pddl", text)
+    after = reparse_document(before, "p.pddl", text, lazy=True)
     assert after.derived is not None  # parsed incrementally
     same_as_full(after)
     assert repr(before.model) == before_model
@@ -141,7 +141,7 @@ def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
 
     monkeypatch.setattr(runs, "shifted", counting)
     monkeypatch.setattr("plansight.analyses.syntax.incremental.shifted", counting)
-    after = reparse_document(before, "p.pddl", new_text)
+    after = reparse_document(before, "p.pddl", new_text, lazy=True)
     assert after.derived is not None and copied == []
     problem = after.problem
     assert problem is not None
@@ -156,17 +156,37 @@ def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
     same_as_full(after)
 
 
+def test_without_lazy_the_moved_nodes_are_copied_before_the_parse_returns(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """What the server asks for while its checks read every list right after the parse."""
+    before = parse_document("p.pddl", TEXT)
+    start = PLACES["init start"](TEXT)
+    copied: list[int] = []
+    real = span_shift.shifted
+
+    def counting(value: object, delta: int) -> object:
+        copied.append(len(value) if isinstance(value, tuple) else 1)
+        return real(value, delta)
+
+    monkeypatch.setattr(runs, "shifted", counting)
+    after = reparse_document(before, "p.pddl", TEXT[:start] + "(clear b1) " + TEXT[start:])
+    assert after.derived is not None and after.problem is not None
+    assert sum(copied) == len(after.problem.init) - len(after.derived.splice.elements) + len(
+        after.problem.goal.args) + 1  # type: ignore[union-attr]
+    same_as_full(after)
+
+
 def test_edits_that_break_the_syntax_and_their_undo_come_back_to_the_full_parse() -> None:
     current = parse_document("p.pddl", TEXT)
     start = PLACES["init middle"](TEXT)
     broken = TEXT[:start] + "(on b1 " + TEXT[start:]
-    current = reparse_document(current, "p.pddl", broken)
+    current = reparse_document(current, "p.pddl", broken, lazy=True)
     same_as_full(current)
     assert current.diagnostics
-    current = reparse_document(current, "p.pddl", TEXT)
+    current = reparse_document(current, "p.pddl", TEXT, lazy=True)
     same_as_full(current)
     edited = TEXT[:start] + "(clear b2) " + TEXT[start:]
-    current = reparse_document(current, "p.pddl", edited)
+    current = reparse_document(current, "p.pddl", edited, lazy=True)
     assert current.derived is not None
     same_as_full(current)
 
@@ -175,13 +195,13 @@ def test_an_edit_across_two_sections_parses_both_again() -> None:
     before = parse_document("p.pddl", TEXT)
     start, stop = at(TEXT, "(:init"), at(TEXT, "(:goal")
     text = TEXT[:start] + "(:init (handempty))\n  " + TEXT[stop:]
-    same_as_full(reparse_document(before, "p.pddl", text))
+    same_as_full(reparse_document(before, "p.pddl", text, lazy=True))
 
 
 def test_a_deferred_field_reads_as_the_same_value_from_every_thread() -> None:
     before = parse_document("p.pddl", TEXT)
     start = PLACES["init start"](TEXT)
-    after = reparse_document(before, "p.pddl", TEXT[:start] + "(clear b1) " + TEXT[start:])
+    after = reparse_document(before, "p.pddl", TEXT[:start] + "(clear b1) " + TEXT[start:], lazy=True)
     problem = after.problem
     assert problem is not None
     seen: list[object] = []
@@ -203,7 +223,7 @@ def test_a_model_with_deferred_fields_behaves_as_an_ordinary_one() -> None:
     before = parse_document("p.pddl", TEXT)
     start = PLACES["objects"](TEXT)
     text = TEXT[:start] + "zz " + TEXT[start:]
-    after = reparse_document(before, "p.pddl", text)
+    after = reparse_document(before, "p.pddl", text, lazy=True)
     full = parse_document("p.pddl", text).problem
     problem = after.problem
     assert isinstance(problem, Problem) and full is not None
@@ -269,7 +289,7 @@ def test_edits_of_typed_object_lists_equal_a_full_parse(
         low, high = text.find("(:objects") + 10, text.find("(:init") - 4
         start = low + int(where * max(high - low, 0))
         text = text[:start] + inserted + text[start + removed:]
-        versions.append(reparse_document(versions[-1], "p.pddl", text))
+        versions.append(reparse_document(versions[-1], "p.pddl", text, lazy=True))
     rng.shuffle(versions)
     for parsed in versions:
         same_as_full(parsed)
@@ -287,7 +307,7 @@ def test_an_object_edit_reparses_only_names_where_none_is_typed(anchor: str, ins
     before = parse_document("p.pddl", TYPED)
     at_ = TYPED.index(anchor) + (4 if inserted == "x" else 0)
     text = TYPED[:at_] + inserted + TYPED[at_:]
-    after = reparse_document(before, "p.pddl", text)
+    after = reparse_document(before, "p.pddl", text, lazy=True)
     same_as_full(after)
     assert after.derived is not None
     # a stretch of names starts past the section's keyword; a re-parsed section starts at its `(`

@@ -68,3 +68,10 @@ def deferrable(cls: type, *fields: str) -> None:
     members = [vars(cls)[field] for field in fields]
     for field, member in zip(fields, members, strict=True):
         setattr(cls, field, _DeferredField(member, members))
+
+
+def settle(instance: object) -> None:
+    """Build every deferred field of ``instance`` now (those of a plain instance are already built)."""
+    for name, attribute in vars(type(instance)).items():
+        if isinstance(attribute, _DeferredField):
+            getattr(instance, name)  # the first read of a deferred one builds them all

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Literal
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.deferred import settle
 from plansight.analyses.model.pddl import Domain, Plan, Problem
 from plansight.analyses.syntax.build_model import Outline, Splice
 from plansight.analyses.syntax.lexical import directive_comments, sniff_kind, without_comments
@@ -138,15 +139,24 @@ def _pddl_document(path: str, text: str, kind: FileKind, found: tuple[Directive,
                           derived=derived)
 
 
-def reparse_document(previous: ParsedDocument, path: str, text: str) -> ParsedDocument:
+def reparse_document(previous: ParsedDocument, path: str, text: str, *, lazy: bool = False) -> ParsedDocument:
     """The parse of ``text``, a later version of the file ``previous`` was parsed from: equal to
     :func:`parse_document`'s, but when only the inside of one section changed, only that section is
-    parsed again (``incremental.py``)."""
+    parsed again (``incremental.py``).
+
+    The nodes after the edit are moved lazily (``runs.py``). With ``lazy``, they are copied by the
+    first reader of the model's lists, and the parse itself costs about the same wherever the edit
+    lies; without it, before this returns. A reader that reads every list right after (today's
+    problem checks) should not ask for ``lazy``: on a 1 MB problem the server's worker spent ~35 ms
+    more per edit when the copy came later, inside the checks (benchmarks/RESULTS.md, "Nodes after
+    an edit moved lazily")."""
     if previous.outline is not None and previous.path == path and previous.kind in ("domain", "problem"):
         from plansight.analyses.syntax.incremental import reparse_pddl
 
         pddl = PddlParse(previous.model, previous.diagnostics, previous.outline)  # type: ignore[arg-type]
         parsed = reparse_pddl(previous.text, pddl, text)
+        if parsed is not None and not lazy:
+            settle(parsed.model)
         if parsed is not None:
             # the edit lies after the header: the kind and the directive comments above it stand
             derived = Derivation(previous.text, parsed.splice) if parsed.splice is not None else None
