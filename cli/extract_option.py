@@ -27,12 +27,14 @@ def add_extract_option(parser: argparse.ArgumentParser) -> None:
                              "what was removed (docs/llm-output.md)")
 
 
-def file_source(args: argparse.Namespace, memoize: bool = False) -> FileSource:
-    """The disk, read through extraction when ``--extract`` was given."""
+def file_source(args: argparse.Namespace, memoize: bool = False, max_bytes: int | None = None) -> FileSource:
+    """The disk, read through extraction when ``--extract`` was given; files over ``max_bytes`` (by
+    default the reading policy's limit) are refused."""
+    from plansight.analyses.syntax.reading import MAX_FILE_BYTES
     from plansight.analyses.workspace.extracting_source import ExtractingSource
     from plansight.analyses.workspace.lint import DiskSource
 
-    disk = DiskSource(memoize=memoize)
+    disk = DiskSource(memoize=memoize, max_bytes=MAX_FILE_BYTES if max_bytes is None else max_bytes)
     return ExtractingSource(disk) if getattr(args, "extract", False) else disk
 
 

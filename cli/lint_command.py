@@ -48,6 +48,9 @@ def add_lint_parser(sub: Any) -> None:
                            "repeatable, like the editor's plansight.diagnostics.severity setting")
     lint.add_argument("--concise", action="store_true",
                       help="text format: one line per diagnostic, without the source excerpt")
+    lint.add_argument("--stream-above", type=int, default=None, metavar="CHARS",
+                      help="check problems longer than CHARS characters a chunk at a time, in bounded memory "
+                           "(default: 16 MiB; docs/reliability.md)")
     lint.add_argument("--no-progress", action="store_true", help="never show a progress bar")
     lint.add_argument("--debug", action="store_true", help="log debug information (tracebacks) to stderr")
     add_extract_option(lint)
@@ -58,7 +61,8 @@ def run_lint(args: argparse.Namespace) -> int:
     any error was found.
     """
     from plansight.analyses.diagnostics.severity_overrides import apply_severity_overrides
-    from plansight.analyses.workspace.lint import Analyzer, AnalyzerCaches, find_files
+    from plansight.analyses.syntax.reading import MAX_STREAMED_FILE_BYTES, STREAM_ABOVE_CHARS
+    from plansight.analyses.workspace.lint import Analyzer, AnalyzerCaches, AnalyzerOptions, find_files
 
     if args.debug:
         logging.basicConfig(level=logging.DEBUG, stream=sys.stderr,
@@ -74,10 +78,11 @@ def run_lint(args: argparse.Namespace) -> int:
         print("plansight lint: error: no PDDL, plan or LTL files (.pddl, .plan, .soln, .sol, .ltl) found in "
               + ", ".join(args.paths), file=sys.stderr)
         return 2
-    source = file_source(args, memoize=True)
+    source = file_source(args, memoize=True, max_bytes=MAX_STREAMED_FILE_BYTES)
     # files do not change during a run: each file's header is sniffed once, however many problems search
     # its folder for their domain (a few dozen bytes per file)
-    analyzer = Analyzer(source, caches=AnalyzerCaches(headers=100_000))
+    stream_above = STREAM_ABOVE_CHARS if args.stream_above is None else max(0, args.stream_above)
+    analyzer = Analyzer(source, AnalyzerOptions(stream_above=stream_above), AnalyzerCaches(headers=100_000))
     threshold = SEVERITIES.index(args.severity)
     report = _Report(args)
     for result in _lint_all(analyzer, files, args):

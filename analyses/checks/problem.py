@@ -9,7 +9,7 @@ and one set intersection per argument; anything unusual falls through to the car
 
 from __future__ import annotations
 
-from collections.abc import Container
+from collections.abc import Container, Iterable, MutableMapping
 
 from plansight.analyses.checks.derived_rules import check_derived_init
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Tag, make
@@ -139,9 +139,11 @@ class _ProblemCheck:
             self.predicates = tables.predicates
             self.functions = tables.functions
         # facts of :init, for duplicates, contradictions and reachability
-        self.true_facts: dict[FactKey, Atom] = {}
-        self.false_facts: dict[FactKey, Atom] = {}
+        self.true_facts: MutableMapping[FactKey, Atom] = {}
+        self.false_facts: MutableMapping[FactKey, Atom] = {}
         self.uncertain: set[FactKey] = set()
+        self._columns: dict[str, tuple[Container[str], ...] | None] = {}
+        self._timed_reported = False
         self._suggestions: dict[tuple[str, str], str] = {}
         self.requirements = {r.key for r in problem.requirements}
         if domain is not None:
@@ -211,29 +213,32 @@ class _ProblemCheck:
 
     def check_objects(self) -> None:
         first: dict[str, TypedName] = {}
-        constants = self.vocab.constants if self.vocab is not None else {}
-        domain_name = self.domain.name.display if self.domain is not None else ""
         for obj in self.problem.objects:
-            earlier = first.setdefault(obj.name.key, obj)
-            if earlier is not obj:
-                self.report(
-                    "duplicate-declaration",
-                    f"Object `{obj.name.display}` is already declared: remove this declaration.",
-                    obj.name.span,
-                    related=(Related(f"`{earlier.name.display}` first declared here", earlier.name.span),),
-                )
-            elif obj.name.key in constants:
-                self.report(
-                    "object-shadows-constant",
-                    f"`{obj.name.display}` is already a constant of domain `{domain_name}`: remove it from "
-                    "`:objects` (constants are available in every problem).",
-                    obj.name.span,
-                )
+            self.check_object(obj, first.setdefault(obj.name.key, obj))
         if self.vocab is not None:
             if self.typed:
                 self.check_object_types()
             else:
                 self.check_untyped_domain_objects()
+
+    def check_object(self, obj: TypedName, earlier: TypedName) -> None:
+        """One declaration of ``:objects``; ``earlier`` is the first one of its name (``obj`` itself
+        when it is the first). Shared with the chunked check of huge problems (``problem_stream.py``)."""
+        if earlier is not obj:
+            self.report(
+                "duplicate-declaration",
+                f"Object `{obj.name.display}` is already declared: remove this declaration.",
+                obj.name.span,
+                related=(Related(f"`{earlier.name.display}` first declared here", earlier.name.span),),
+            )
+        elif self.vocab is not None and obj.name.key in self.vocab.constants:
+            domain_name = self.domain.name.display if self.domain is not None else ""
+            self.report(
+                "object-shadows-constant",
+                f"`{obj.name.display}` is already a constant of domain `{domain_name}`: remove it from "
+                "`:objects` (constants are available in every problem).",
+                obj.name.span,
+            )
 
     def _typed_groups(self) -> list[tuple[TypeRef, list[TypedName]]]:
         groups: dict[Span, tuple[TypeRef, list[TypedName]]] = {}
@@ -260,28 +265,39 @@ class _ProblemCheck:
                 )
 
     def check_untyped_domain_objects(self) -> None:
-        assert self.domain is not None
         for type_ref, members in self._typed_groups():
-            names = " ".join(m.name.display for m in members)
-            types = " ".join(t.display for t in type_ref.names)
-            written = f"{names} - {types}" if not type_ref.is_either else f"{names} - (either {types})"
-            self.report(
-                "typed-objects-untyped-domain",
-                f"The domain `{self.domain.name.display}` is untyped (no `:typing`), so objects cannot have "
-                f"types: write `{names}` instead of `{written}`.",
-                type_ref.span,
-                data=(("fix", "remove-types"),),
-            )
+            self.check_untyped_group(type_ref, [m.name.display for m in members])
+
+    def check_untyped_group(self, type_ref: TypeRef, members: list[str]) -> None:
+        """Objects written with a type although the domain is untyped."""
+        assert self.domain is not None
+        names = " ".join(members)
+        types = " ".join(t.display for t in type_ref.names)
+        written = f"{names} - {types}" if not type_ref.is_either else f"{names} - (either {types})"
+        self.report(
+            "typed-objects-untyped-domain",
+            f"The domain `{self.domain.name.display}` is untyped (no `:typing`), so objects cannot have "
+            f"types: write `{names}` instead of `{written}`.",
+            type_ref.span,
+            data=(("fix", "remove-types"),),
+        )
 
     # --- init ----------------------------------------------------------------------------------------
     def check_init(self) -> None:
         """Plain atoms take the fast path; every other element is handled after the loop, once it is
         known whether the problem is a contingent one (where ``and``/``or`` in init are allowed)."""
-        true_facts = self.true_facts
         others: list[Formula] = []
+        self.check_init_atoms(self.problem.init, others)
+        if others:
+            self.check_other_init(others)
+
+    def check_init_atoms(self, elements: Iterable[Formula], others: list[Formula]) -> None:
+        """The fast path over plain atoms of ``:init``; every other element is put in ``others``. Called
+        once on the whole list, or chunk after chunk by the chunked check of huge problems."""
+        true_facts = self.true_facts
         fast = self.vocab is not None
-        columns: dict[str, tuple[Container[str], ...] | None] = {}
-        for element in self.problem.init:
+        columns = self._columns
+        for element in elements:
             if type(element) is not Atom:
                 others.append(element)
                 continue
@@ -305,8 +321,6 @@ class _ProblemCheck:
                 if k not in container:
                     self.check_atom(element, None, "init")
                     break
-        if others:
-            self.check_other_init(others)
 
     def accepting(self, predicate: str) -> tuple[Container[str], ...] | None:
         """Per parameter of ``predicate``, the objects that may be passed there (None: undeclared)."""
@@ -315,11 +329,13 @@ class _ProblemCheck:
             return None
         return tuple(self.objects.fitting(wanted) for wanted in signature[1])
 
-    def check_other_init(self, elements: list[Formula]) -> None:
-        contingent = bool(CONTINGENT_REQUIREMENTS & self.requirements) or any(
-            isinstance(node, Modal) and node.op in UNCERTAIN_OPS for e in elements for node in walk(e)
-        )
-        timed_reported = False
+    def check_other_init(self, elements: list[Formula], contingent: bool | None = None) -> None:
+        """The elements of ``:init`` that are not plain atoms; ``contingent`` (worked out from them when
+        not given) says whether ``and``/``or``/``oneof`` may appear there."""
+        if contingent is None:
+            contingent = bool(CONTINGENT_REQUIREMENTS & self.requirements) or any(
+                isinstance(node, Modal) and node.op in UNCERTAIN_OPS for e in elements for node in walk(e)
+            )
         stack = list(reversed(elements))
         while stack:
             element = stack.pop()
@@ -330,10 +346,10 @@ class _ProblemCheck:
             elif isinstance(element, Comparison):
                 self.init_assignment(element)
             elif isinstance(element, TimedLiteral):
-                if not timed_reported and self.domain is not None and ":timed-initial-literals" not in (
+                if not self._timed_reported and self.domain is not None and ":timed-initial-literals" not in (
                     self.requirements
                 ):
-                    timed_reported = True
+                    self._timed_reported = True
                     self.report(
                         "missing-requirement",
                         "Timed initial literals like this `(at ...)` need the `:timed-initial-literals` "
@@ -501,7 +517,8 @@ class _ProblemCheck:
         for node in conjuncts(goal):
             self.goal_literal(node, seen, static)
 
-    def goal_literal(self, node: Formula, seen: dict[FactKey, tuple[bool, Formula]], static: bool) -> None:
+    def goal_literal(self, node: Formula, seen: MutableMapping[FactKey, tuple[bool, Formula]],
+                     static: bool) -> None:
         """One top-level conjunct of the goal: whether it contradicts an earlier one (``seen``: per
         ground atom, the polarity last required and where it first was), and whether it is a static
         literal the initial state decides."""

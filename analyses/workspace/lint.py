@@ -13,7 +13,7 @@ from __future__ import annotations
 import logging
 import os
 from collections.abc import Callable, Hashable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, TypeVar
 
 from plansight.analyses.checks.domain import check_domain
@@ -81,6 +81,10 @@ class AnalyzerOptions:
     plan gets a ``budget-exceeded`` diagnostic instead of a verdict."""
     simulation_epsilon: float = 0.01
     """A temporal plan's tolerance, as VAL's ``Validate -t`` (docs/beyond-classical-temporal.md)."""
+    stream_above: int | None = None
+    """Problems longer than this many characters are checked a chunk at a time, in bounded memory
+    (``large_problem.py``), and other files over the full analysis's limit are refused; None (the
+    editor's choice: it never opens such files) analyses every file in full."""
 
 
 def _parse_group(key: tuple[str, str]) -> bool:
@@ -168,6 +172,8 @@ class Analyzer:
             if text is None:
                 return LintResult(path, "unknown", "", (self._unreadable(path),))
         diagnostics: list[Diagnostic] = []
+        if self.options.stream_above is not None and len(text) > self.options.stream_above:
+            return self._lint_large(path, text, domain, problem, cancelled)
         document = _guarded("parsing", path, text, diagnostics, lambda: self.parse(path, text))
         if document is None:
             return LintResult(path, "unknown", text, tuple(diagnostics))
@@ -190,6 +196,32 @@ class Analyzer:
         diagnostics.sort(key=_position_order)
         return LintResult(path, document.kind, text, tuple(diagnostics),
                           association.domain_path, association.problem_path)
+
+    def _lint_large(self, path: str, text: str, domain: str | None, problem: str | None,
+                    cancelled: Callable[[], bool] | None) -> LintResult:
+        """A problem checked a chunk at a time; any other file refused when over the full analysis's limit."""
+        from plansight.analyses.syntax.documents import detect_kind
+        from plansight.analyses.workspace.large_problem import (
+            FULL_ANALYSIS_CHARS,
+            lint_large_problem,
+            not_a_problem,
+        )
+
+        kind = detect_kind(path, text)
+        if kind != "problem":
+            if len(text) <= FULL_ANALYSIS_CHARS:
+                full = Analyzer(self.source, replace(self.options, stream_above=None), self.caches)
+                return full.lint(path, text, domain, problem, cancelled)
+            return LintResult(path, kind, text, (not_a_problem(path, text, kind),))
+        diagnostics: list[Diagnostic] = []
+        found = _guarded("checking a chunk at a time", path, text, diagnostics,
+                         lambda: lint_large_problem(self, path, text, domain))
+        domain_path = None
+        if found is not None:
+            diagnostics.extend(found[0])
+            domain_path = found[1]
+        diagnostics.sort(key=_position_order)
+        return LintResult(path, "problem", text, tuple(diagnostics), domain_path)
 
     def _semantic(self, document: ParsedDocument, association: Association,
                   diagnostics: list[Diagnostic],

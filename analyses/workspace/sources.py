@@ -53,8 +53,10 @@ class DiskSource:
     every problem reads stays among the most recent.
     """
 
-    def __init__(self, memoize: bool = False, memo_chars: int = MEMO_CHARS) -> None:
+    def __init__(self, memoize: bool = False, memo_chars: int = MEMO_CHARS,
+                 max_bytes: int = MAX_FILE_BYTES) -> None:
         self._memoize = memoize
+        self._max_bytes = max_bytes
         self._memo_chars = memo_chars
         self._lock = threading.Lock()
         self._texts: OrderedDict[str, str | None] = OrderedDict()
@@ -102,11 +104,10 @@ class DiskSource:
     def failure(self, path: str) -> str:
         """Why ``path`` cannot be read, in words for a diagnostic (``no such file``, ``it is a folder``, ...).
         """
-        return read_text_file(path).failure or "it could not be read"
+        return read_text_file(path, max_bytes=self._max_bytes).failure or "it could not be read"
 
-    @staticmethod
-    def _read(path: str) -> str | None:
-        return read_text_file(path).text
+    def _read(self, path: str) -> str | None:
+        return read_text_file(path, max_bytes=self._max_bytes).text
 
     @staticmethod
     def _list_dir(directory: str) -> list[str]:
