@@ -58,6 +58,7 @@ from plansight.analyses.syntax.problem_stream import (
 )
 
 _NAME_AT = re.compile(NAME)
+_NAME_CHARACTERS = frozenset("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-")
 _EMPTY = 0
 _SECTIONS = 64
 """At most this many sections: a value packs a section's index with an offset."""
@@ -139,12 +140,12 @@ class _HashIndex:
         self._values[slot] = value
 
     def _grow(self) -> None:
-        old = list(zip(self._hashes, self._values, strict=True))
+        old_hashes, old_values = self._hashes, self._values
         capacity = 2 * (self._mask + 1)
         self._hashes = array("q", bytes(8 * capacity))
         self._values = array("q", bytes(8 * capacity))
         self._mask = capacity - 1
-        for hashed, value in old:
+        for hashed, value in zip(old_hashes, old_values, strict=True):
             if hashed != _EMPTY:
                 self._put(hashed, value)
 
@@ -176,7 +177,9 @@ class _FactTable(MutableMapping[FactKey, Atom]):
         return -1
 
     def __contains__(self, key: object) -> bool:
-        return isinstance(key, tuple) and self._value(key) >= 0
+        if not isinstance(key, tuple) or self._index.first(hash(key)) < 0:
+            return False  # the common case, without reading anything back
+        return self._value(key) >= 0
 
     def __getitem__(self, key: FactKey) -> Atom:
         value = self._value(key)
@@ -186,6 +189,10 @@ class _FactTable(MutableMapping[FactKey, Atom]):
 
     def __setitem__(self, key: FactKey, atom: Atom) -> None:
         value = atom.span.start * _SECTIONS + self.section
+        hashed = hash(key)
+        if self._index.first(hashed) < 0:
+            self._index.add(hashed, value)
+            return
         old = self._value(key)
         if old >= 0:
             self._index.replace(hash(key), old, value)
@@ -227,6 +234,17 @@ class _GoalLiterals(MutableMapping[FactKey, tuple[bool, Formula]]):
         if value < 0:
             raise KeyError(key)
         return self._entry(value)
+
+    def setdefault(self, key: FactKey, default: tuple[bool, Formula]) -> tuple[bool, Formula]:  # type: ignore[override]
+        """The entry of ``key``, stored as ``default`` when there is none (without an exception: this
+        runs once per goal literal)."""
+        hashed = hash(key)
+        if self._index.first(hashed) >= 0:
+            value = self._value(key)
+            if value >= 0:
+                return self._entry(value)
+        self._index.add(hashed, default[1].span.start * 2 + int(default[0]))
+        return default
 
     def __setitem__(self, key: FactKey, entry: tuple[bool, Formula]) -> None:
         value = entry[1].span.start * 2 + int(entry[0])
@@ -288,7 +306,11 @@ class _StreamedObjects(ObjectTable):
         if value < 0:
             return -1
         text = self._stream.text
-        found = _NAME_AT.match(text, value >> 16)
+        offset = value >> 16
+        end = offset + len(key)
+        if text.startswith(key, offset) and (end == len(text) or text[end] not in _NAME_CHARACTERS):
+            return value  # verified: the name written there is this one, in lower case
+        found = _NAME_AT.match(text, offset)
         if found is not None and _key(found.group()) == key:
             return value
         for value in self._index.find(hashed):  # a hash collision: the slow way
@@ -534,7 +556,7 @@ class StreamedProblem:
                 check.check_init_atoms(batch, others)
                 if domain is not None and domain.derived:
                     check.out.extend(check_derived_init(replace(self.problem, init=tuple(batch)), domain))
-                now = []
+                now: list[Formula] = []
                 for element in others:
                     contingent = contingent or any(
                         isinstance(node, Modal) and node.op in UNCERTAIN_OPS for node in walk(element))

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.pddl import And, Formula, TypeRef
+from plansight.analyses.model.pddl import And, Formula, TypedName, TypeRef
 from plansight.analyses.syntax.build_model import Section, collecting_notes, collecting_outlines
 from plansight.analyses.syntax.lalr import parse
 from plansight.analyses.syntax.lexer import (
@@ -51,7 +51,7 @@ SMALL_SECTION = 1 << 20
 MAX_ELEMENT = 1 << 16
 """An element of ``:init`` or of the goal longer than this is not a fact: refused (it would be parsed
 whole)."""
-CHUNK = 1 << 18
+CHUNK = 1 << 16
 """Characters of facts or object names read per batch: what bounds the nodes alive at once."""
 
 _BLANKS = re.compile(r"(?:\s+|" + COMMENT + r")*")
@@ -257,8 +257,9 @@ class ProblemStream:
     def node_at(self, offset: int, section: SectionSpan) -> Formula:
         """The element of ``section``'s list that starts at ``offset``, read again: the streaming
         checks keep only where each fact is, and read it back when a diagnostic needs it."""
-        facts, _ = read_facts(self.text, offset, section.end)
-        if facts:
+        end = form_end(self.text, offset, section.end)
+        facts, _ = read_facts(self.text, offset, end) if end > 0 else ([], offset)
+        if len(facts) == 1:
             return facts[0]
         saved = len(self.diagnostics), len(self._bad)
         opening, _, close = self._list_of(section)
@@ -294,7 +295,7 @@ class ProblemStream:
                       Token(WORD, first.group(1), first.start(1), first.end(1)),
                       *lex_pddl(text, True, pos, type_end), Token(RPAR, ")", type_end, type_end)]
             parsed = self._parse(tokens, Span(pos, type_end), pos)
-            typed = parsed[0].payload if len(parsed) == 1 else ()
+            typed: tuple[TypedName, ...] = parsed[0].payload if len(parsed) == 1 else ()
             if len(typed) != 1 or typed[0].type is None:
                 raise NotStreamable("`:objects` holds a type that could not be read on its own", pos)
             yield ObjectGroup(start, pos, typed[0].type)
