@@ -23,7 +23,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from plansight.analyses.syntax.reading import MAX_FILE_BYTES, path_problem, read_text_file
+from plansight.analyses.syntax.reading import (
+    MAX_FILE_BYTES,
+    MAX_STREAMED_FILE_BYTES,
+    path_problem,
+    read_text_file,
+)
 from plansight.analyses.workspace.lint import Analyzer, DiskSource
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples" / "blocksworld"
@@ -194,17 +199,22 @@ def test_format_write_never_rewrites_bytes_it_could_not_decode(tmp_path: Path) -
     assert latin.read_bytes() == original  # ... but not written back with U+FFFD in place of the byte
 
 
-def test_format_and_lint_refuse_oversized_files_quickly_with_the_same_reason(tmp_path: Path) -> None:
-    sparse = tmp_path / "huge.pddl"
-    with open(sparse, "wb") as handle:
-        handle.truncate(MAX_FILE_BYTES + 1)
-    reason = read_text_file(str(sparse)).failure
-    assert reason is not None
+def test_format_and_lint_refuse_oversized_files_quickly_with_the_policys_words(tmp_path: Path) -> None:
+    """``format`` (like every command but ``lint``) refuses files over 50 MiB; ``lint``, which checks a
+    large problem a chunk at a time, files over 1 GiB. Sparse files: they cost no disk."""
+    over_format, over_lint = tmp_path / "over-50.pddl", tmp_path / "over-1g.pddl"
+    for path, size in ((over_format, MAX_FILE_BYTES + 1), (over_lint, MAX_STREAMED_FILE_BYTES + 1)):
+        with open(path, "wb") as handle:
+            handle.truncate(size)
+    format_reason = read_text_file(str(over_format)).failure
+    lint_reason = read_text_file(str(over_lint), max_bytes=MAX_STREAMED_FILE_BYTES).failure
+    assert format_reason is not None and lint_reason is not None
+    assert "files over 1,073,741,824 bytes (1 GiB) are not read" in lint_reason
     started = time.monotonic()
-    formatted, linted = plansight("format", str(sparse)), plansight("lint", str(sparse))
+    formatted, linted = plansight("format", str(over_format)), plansight("lint", str(over_lint))
     assert time.monotonic() - started < 30
-    assert formatted.returncode == 2 and reason in formatted.stderr
-    assert linted.returncode == 2 and reason in linted.stdout
+    assert formatted.returncode == 2 and format_reason in formatted.stderr
+    assert linted.returncode == 2 and lint_reason in linted.stdout
 
 
 @posix_only

@@ -68,14 +68,15 @@ def _problem(blocks: int, seed: int, *, typed: bool = True, syntax: bool = False
         init.insert(rng.randrange(len(init) + 1), mistake)
     for mistake in GOAL_MISTAKES + (SYNTAX_MISTAKES[:4] if syntax else []):
         goal.insert(rng.randrange(len(goal) + 1), mistake)
-    objects = list(names) + ["b3", "t0"]
+    objects = [*names, "b3", "t0"]
     rng.shuffle(objects)
-    typing = (" - block\n    x1 y1 - blok\n    b2 - (either block table)\n    " if typed else " - block\n    ")
+    typing = " - block\n    x1 y1 - blok\n    b2 - (either block table)\n    " if typed else " - block\n    "
+    half = len(objects) // 2
     return "\n".join([
         f"; a generated problem, seed {seed}",
         f"(define (problem towers-{blocks})",
         "  (:domain typed-blocks)" if typed else "  (:domain plain-blocks)",
-        "  (:objects " + " ".join(objects[: len(objects) // 2]) + typing + " ".join(objects[len(objects) // 2:]) + ")",
+        "  (:objects " + " ".join(objects[:half]) + typing + " ".join(objects[half:]) + ")",
         "  (:init ; the towers",
         *(f"    {fact}" for fact in init),
         "  )",
@@ -108,8 +109,8 @@ def test_streamed_check_equals_full_check_on_planted_mistakes(seed: int) -> None
     text = _problem(3000 + 1000 * seed, seed)
     full, streamed = _both_ways(text, TYPED_DOMAIN)
     codes = {d.code for d in full}
-    assert {"duplicate-init-fact", "undeclared-predicate", "wrong-arity", "undeclared-object", "type-mismatch",
-            "free-variable", "derived-in-init", "undeclared-function", "misplaced-construct",
+    assert {"duplicate-init-fact", "undeclared-predicate", "wrong-arity", "undeclared-object",
+            "type-mismatch", "free-variable", "derived-in-init", "undeclared-function", "misplaced-construct",
             "missing-requirement", "contradictory-goal", "static-goal-unreachable", "duplicate-declaration",
             "object-shadows-constant", "undeclared-type"} <= codes
     assert _comparable(streamed) == _comparable(full)
@@ -141,7 +142,7 @@ def test_a_few_megabytes_read_in_many_chunks_give_the_same_result() -> None:
 
 @pytest.mark.parametrize(("text", "reason"), [
     ("(define (problem p) (:domain d) (:init (on a b) (:goal (and)))\n", "never closed"),
-    ("(define (problem) (:domain d) (:init) (:goal (and)))\n", "does not start with `(define (problem NAME)`"),
+    ("(define (problem) (:domain d) (:init) (:goal (and)))\n", "does not start with `(define (problem"),
     ("x (define (problem p) (:domain d) (:init) (:goal (and)))\n", "does not start"),
     ("(define (problem p) (:domain d) (:init (p a)) (:goal (and))) (extra)\n", "text follows"),
 ])
@@ -180,3 +181,13 @@ def test_cli_json_is_identical_both_ways(tmp_path: Path) -> None:
     streamed, full = lint("--stream-above", "0"), lint()
     assert streamed["summary"]["errors"] > 20
     assert streamed == full
+
+
+def test_comments_crlf_mixed_case_and_repeated_sections_give_the_same_result() -> None:
+    text = _problem(1500, 30, syntax=True).replace("(on-table b3", "(ON-table B3").replace(
+        "    (clear b1", "    ; (clear b1) commented out (\n    (clear b1").replace(
+        " b10 ", " b10 ; a comment in the objects (x\n    ").replace(
+        "  (:goal", "  (:init (clear b2) (clear b2))\n  (:goal").replace("\n", "\r\n")
+    full, streamed = _both_ways(text, TYPED_DOMAIN)
+    assert "duplicate-section" in {d.code for d in full}
+    assert _comparable(streamed) == _comparable(full)
