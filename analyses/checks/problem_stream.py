@@ -301,10 +301,18 @@ class _StreamedObjects(ObjectTable):
 
     def entry(self, key: str) -> int:
         """The packed (offset, type) of object ``key``, or -1 when it is no object of the problem."""
-        hashed = hash(key)
-        value = self._index.first(hashed)
-        if value < 0:
-            return -1
+        hashed = hash(key) or 1
+        index = self._index
+        hashes, mask = index._hashes, index._mask  # _HashIndex.first, inlined: once per argument
+        slot = hashed & mask
+        while True:
+            found_hash = hashes[slot]
+            if found_hash == hashed:
+                value = index._values[slot]
+                break
+            if found_hash == _EMPTY:
+                return -1
+            slot = (slot + 1) & mask
         text = self._stream.text
         offset = value >> 16
         end = offset + len(key)
@@ -393,7 +401,7 @@ class _Fitting:
         objects = self._objects
         value = objects.entry(key)
         if value >= 0:
-            return fits(objects.ancestry_of_entry(value), self._wanted)
+            return self._wanted is None or fits(objects.ancestry_of_entry(value), self._wanted)
         constants = objects._constants.ancestry
         return key in constants and fits(constants[key], self._wanted)
 
