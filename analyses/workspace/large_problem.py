@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import logging
 import os
-from typing import TYPE_CHECKING
+from collections.abc import Callable
 
 from plansight.analyses.checks.problem_stream import StreamedProblem
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity, make
@@ -20,9 +20,7 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, directives
 from plansight.analyses.syntax.problem_stream import NotStreamable, ProblemStream
 from plansight.analyses.syntax.reading import MAX_FILE_BYTES
-
-if TYPE_CHECKING:
-    from plansight.analyses.workspace.lint import Analyzer
+from plansight.analyses.workspace.association import Association
 
 log = logging.getLogger(__name__)
 
@@ -48,17 +46,19 @@ def not_a_problem(path: str, text: str, kind: FileKind) -> Diagnostic:
                                  "characters are checked (a chunk at a time)")
 
 
-def lint_large_problem(analyzer: Analyzer, path: str, text: str,
-                       domain: str | None) -> tuple[list[Diagnostic], str | None]:
+def lint_large_problem(path: str, text: str, domain: str | None,
+                       associate: Callable[[ParsedDocument, str | None], Association],
+                       reference_globs: tuple[tuple[str, str], ...]) -> tuple[list[Diagnostic], str | None]:
     """The diagnostics of a problem checked a chunk at a time, and the path of the domain it was checked
-    against; ``domain`` overrides the association rules, as for any file."""
+    against; ``domain`` overrides the association rules, as for any file, and ``associate`` is the
+    analyzer's own way of finding partners."""
     try:
         stream = ProblemStream(text)
         streamed = StreamedProblem(stream)
     except NotStreamable as refusal:
         return [too_large(path, text, refusal.reason, refusal.offset)], None
     document = ParsedDocument(path, text, "problem", streamed.problem, (), directives(text))
-    association = analyzer.associate(document, domain)
+    association = associate(document, domain)
     linked = association.domain.domain if association.domain is not None else None
     try:
         found = streamed.check(linked)
@@ -69,7 +69,7 @@ def lint_large_problem(analyzer: Analyzer, path: str, text: str,
     if not any(d.severity == Severity.ERROR for d in diagnostics):
         from plansight.analyses.workspace.references import find_reference
 
-        if find_reference(document, analyzer.options.reference_globs) is not None:
+        if find_reference(document, reference_globs) is not None:
             diagnostics.append(too_large(
                 path, text, "it is checked a chunk at a time, so it is not compared with its reference "
                 "problem",

@@ -215,7 +215,8 @@ class Analyzer:
             return LintResult(path, kind, text, (not_a_problem(path, text, kind),))
         diagnostics: list[Diagnostic] = []
         found = _guarded("checking a chunk at a time", path, text, diagnostics,
-                         lambda: lint_large_problem(self, path, text, domain))
+                         lambda: lint_large_problem(path, text, domain, self.associate,
+                                                    self.options.reference_globs))
         domain_path = None
         if found is not None:
             diagnostics.extend(found[0])
