@@ -191,3 +191,20 @@ def test_comments_crlf_mixed_case_and_repeated_sections_give_the_same_result() -
     full, streamed = _both_ways(text, TYPED_DOMAIN)
     assert "duplicate-section" in {d.code for d in full}
     assert _comparable(streamed) == _comparable(full)
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_damaged_problem_is_either_checked_exactly_or_refused_with_one_error(seed: int) -> None:
+    """Random damage (a stray parenthesis, word, comment, keyword, line break or character): the
+    chunked check gives the full check's diagnostics or, when it cannot, one clear refusal; never a
+    crash or a different result."""
+    rng = random.Random(seed)
+    text = _problem(300, 1)
+    for _ in range(rng.randint(1, 3)):
+        at = rng.randrange(len(text))
+        piece = rng.choice(["(", ")", "x", " ", "-", "?y", ";", "\n", "(and", "(not ", ":init", "3", "é",
+                            "(= (weight b1) 2)"])
+        text = text[:at] + piece + text[at + (1 if rng.random() < 0.3 else 0):]
+    full, streamed = _both_ways(text, TYPED_DOMAIN)
+    if [d.code for d in streamed] != ["file-too-large"]:
+        assert _comparable(streamed) == _comparable(full)
