@@ -27,9 +27,9 @@ from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import did_you_mean
 from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import PLAN_SUFFIXES, Directive, ParsedDocument
-from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header
+from plansight.analyses.syntax.lexical import HEADER_WINDOW, Header, first_line_span, sniff_header
 from plansight.analyses.workspace.pairing import FolderFiles
-from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
+from plansight.analyses.workspace.sources import ExplainsFailures, FileSource, ReadsHeads
 
 MAX_PARENT_LEVELS = 3
 """How many folders above the problem's own the domain search climbs (``problems/p01.pddl`` layouts)."""
@@ -325,7 +325,10 @@ class Associator:
         return self._headers.get(path, lambda: self._sniff(path))
 
     def _sniff(self, path: str) -> Header | None:
-        text = self._source.read(path)
+        source = self._source
+        # 4 bytes a character at most: the window of characters the header look-up reads
+        text = source.read_head(path, 4 * HEADER_WINDOW) if isinstance(source, ReadsHeads) else (
+            source.read(path))
         return sniff_header(text) if text else None
 
     def _ranked_pddl_files(self, folder: str, exclude: str, names: list[str] | None = None) -> Iterator[str]:

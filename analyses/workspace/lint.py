@@ -23,7 +23,7 @@ from plansight.analyses.memo import Memo
 from plansight.analyses.semantics.budget import DEFAULT_MAX_UNITS, DEFAULT_TIME_LIMIT_S, Cancelled, WorkBudget
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document
 from plansight.analyses.syntax.lexical import Header, first_line_span, sniff_header, sniff_kind
-from plansight.analyses.syntax.reading import read_text_file
+from plansight.analyses.syntax.reading import MAX_FILE_BYTES, read_text_file
 from plansight.analyses.workspace.association import Association, Associator
 from plansight.analyses.workspace.pairing import FolderFiles
 from plansight.analyses.workspace.sources import DiskSource, ExplainsFailures, FileSource, MemorySource
@@ -143,11 +143,20 @@ class Analyzer:
         known = text
         return self.caches.parses.get((path, text), lambda: parse_document(path, known))
 
+    def _parse_partner(self, path: str, text: str | None = None) -> ParsedDocument | None:
+        """:meth:`parse` for a partner file; when large files are checked a chunk at a time, one too
+        large to model in full is none (a plan beside a 200 MB problem must not build its model)."""
+        if text is None:
+            text = self.source.read(path)
+        if text is None or (self.options.stream_above is not None and len(text) > MAX_FILE_BYTES):
+            return None
+        return self.parse(path, text)
+
     def associate(self, document: ParsedDocument, domain: str | None = None,
                   problem: str | None = None) -> Association:
         """The partners of a problem or plan (an empty association for anything else)."""
-        associator = Associator(self.source, self.parse, self.options.domain_globs, self.caches.folders,
-                                self.caches.headers)
+        associator = Associator(self.source, self._parse_partner, self.options.domain_globs,
+                                self.caches.folders, self.caches.headers)
         if document.kind == "problem":
             return associator.for_problem(document, domain)
         if document.kind == "plan":

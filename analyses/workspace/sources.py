@@ -14,7 +14,7 @@ from typing import Protocol, runtime_checkable
 
 from plansight.analyses.syntax.reading import MAX_FILE_BYTES, read_text_file
 
-__all__ = ["MAX_FILE_BYTES", "DiskSource", "ExplainsFailures", "FileSource", "MemorySource"]
+__all__ = ["MAX_FILE_BYTES", "DiskSource", "ExplainsFailures", "FileSource", "MemorySource", "ReadsHeads"]
 
 MEMO_CHARS = 4_000_000
 """Text a memoizing :class:`DiskSource` keeps: a few domains and the files being linted, not a folder."""
@@ -31,6 +31,17 @@ class FileSource(Protocol):
 
     def list_dir(self, directory: str) -> list[str]:
         """Names (not paths) of the regular files in ``directory``, sorted; [] when it is not one."""
+        ...
+
+
+@runtime_checkable
+class ReadsHeads(Protocol):
+    """A source that can read the start of a file alone: finding a problem's domain sniffs the header
+    of every file of its folder, which must not read a sibling problem of hundreds of MB whole."""
+
+    def read_head(self, path: str, limit: int) -> str | None:
+        """The text of at most the first ``limit`` bytes of ``path`` (the whole text if it is at hand),
+        or None when the file cannot be read."""
         ...
 
 
@@ -88,6 +99,20 @@ class DiskSource:
         while self._chars > self._memo_chars and len(self._texts) > 1:
             _, dropped = self._texts.popitem(last=False)
             self._chars -= len(dropped or "")
+
+    def read_head(self, path: str, limit: int) -> str | None:
+        """The start of the file: its remembered text, or its first ``limit`` bytes read from disk."""
+        if self._memoize:
+            with self._lock:
+                if path in self._texts:
+                    return self._texts[path]
+        try:
+            small = os.stat(path).st_size <= limit
+        except OSError:
+            small = True  # read() says why
+        if small:  # read whole and remembered: it is likely to be read again
+            return self.read(path)
+        return read_text_file(path, limit=limit, max_bytes=self._max_bytes).text
 
     def list_dir(self, directory: str) -> list[str]:
         """The regular files in ``directory``, sorted; remembered for the source's lifetime when memoizing."""
