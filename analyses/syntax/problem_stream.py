@@ -229,21 +229,30 @@ class ProblemStream:
                 break
             if facts and limit < close and text[element] == "(" and form_end(text, element, limit) < 0:
                 continue  # the chunk ended inside a fact: read on from it
-            node, pos = self._element(section, opening, element, close)
+            node, pos = self._element(section, opening, element, close, run=True)
             batch.extend(node)
         if batch:
             yield batch
 
     def _element(self, section: SectionSpan, opening: list[Token], pos: int,
-                 close: int) -> tuple[tuple[Formula, ...], int]:
+                 close: int, run: bool = False) -> tuple[tuple[Formula, ...], int]:
         """The element (not a plain fact) at ``pos`` of the list ``opening`` starts, parsed in place,
-        and the offset after it."""
+        and the offset after it; with ``run``, the elements after it too, up to about :data:`CHUNK`
+        characters (a numeric problem's thousands of ``(= (f a) 3)`` parsed together, as in a full
+        parse, rather than one parse each)."""
         text = self.text
-        end = form_end(text, pos, min(close, pos + MAX_ELEMENT)) if text[pos] == "(" else _word_end(
-            text, pos, close)
+        end = self._element_end(section, pos, close)
         if end < 0:
             raise NotStreamable(f"an element of `{section.keyword.text}` is longer than "
                                 f"{MAX_ELEMENT:,} characters or never closed", pos)
+        while run:
+            following = _BLANKS.match(text, end, close).end()  # type: ignore[union-attr]
+            if following >= close or following >= pos + CHUNK:
+                break
+            after = self._element_end(section, following, close)
+            if after < 0 or after > pos + CHUNK:
+                break
+            end = after
         tokens = lex_pddl(text, True, pos, end, True)
         closers = [Token(RPAR, ")", end, end) for _ in range(len(opening) // 2)]
         parsed = self._parse([*opening, *tokens, *closers], Span(pos, end), pos)
@@ -253,6 +262,13 @@ class ProblemStream:
         if type(payload) is And:
             return payload.args, end
         return ((payload,) if section.key == ":goal" else tuple(payload)), end
+
+    def _element_end(self, section: SectionSpan, pos: int, close: int) -> int:
+        """The end of the element at ``pos``: a form, or a stray word; -1 when it is too long."""
+        text = self.text
+        if text[pos] == "(":
+            return form_end(text, pos, min(close, pos + MAX_ELEMENT))
+        return _word_end(text, pos, close)
 
     def node_at(self, offset: int, section: SectionSpan) -> Formula:
         """The element of ``section``'s list that starts at ``offset``, read again: the streaming
