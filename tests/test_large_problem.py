@@ -208,3 +208,23 @@ def test_a_damaged_problem_is_either_checked_exactly_or_refused_with_one_error(s
     full, streamed = _both_ways(text, TYPED_DOMAIN)
     if [d.code for d in streamed] != ["file-too-large"]:
         assert _comparable(streamed) == _comparable(full)
+
+
+def test_finding_a_domain_reads_only_the_head_of_a_large_sibling(tmp_path: Path) -> None:
+    """The domain search sniffs every file of the folder; a huge problem there must not be read whole."""
+    from plansight.analyses.workspace.sources import DiskSource
+
+    (tmp_path / "domain-big.pddl").write_text(_problem(40_000, 2))  # about 1 MB: over the 256 KiB head
+    (tmp_path / "domain.pddl").write_text(TYPED_DOMAIN)
+    (tmp_path / "small.pddl").write_text(_problem(30, 2))
+    whole: list[str] = []
+
+    class Recording(DiskSource):
+        def read(self, path: str) -> str | None:
+            whole.append(Path(path).name)
+            return super().read(path)
+
+    source = Recording(memoize=True)
+    result = Analyzer(source, AnalyzerOptions(stream_above=0)).lint(str(tmp_path / "small.pddl"))
+    assert result.domain_path == str(tmp_path / "domain.pddl")
+    assert "domain-big.pddl" not in whole and "domain.pddl" in whole
