@@ -50,7 +50,6 @@ from plansight.analyses.semantics.argument_checks import Accepted, Ancestry, Obj
 from plansight.analyses.syntax.build_model import Outline, Section
 from plansight.analyses.syntax.lexical import NAME
 from plansight.analyses.syntax.problem_stream import (
-    CHUNK,
     SMALL_SECTION,
     NotStreamable,
     ProblemStream,
@@ -210,7 +209,7 @@ class _FactTable(MutableMapping[FactKey, Atom]):
 
 
 class _GoalLiterals(MutableMapping[FactKey, tuple[bool, Formula]]):
-    """The goal's literals seen so far by key, as ``check_goal_literal`` keeps them: the polarity and
+    """The goal's literals seen so far by key, as ``goal_literal`` keeps them: the polarity and
     where the literal is; the literal is read back from the text when a contradiction is reported."""
 
     def __init__(self, stream: ProblemStream, section: SectionSpan) -> None:
@@ -595,4 +594,4 @@ class _NoVocabulary:
         self.types: dict[str, object] = {}
 
 
-__all__ = ["CHUNK", "StreamedProblem"]
+__all__ = ["StreamedProblem"]
