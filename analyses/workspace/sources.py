@@ -12,7 +12,7 @@ import threading
 from collections import OrderedDict
 from typing import Protocol, runtime_checkable
 
-from plansight.analyses.syntax.reading import MAX_FILE_BYTES, read_text_file
+from plansight.analyses.syntax.reading import MAX_FILE_BYTES, path_problem, read_text_file
 
 __all__ = ["MAX_FILE_BYTES", "DiskSource", "ExplainsFailures", "FileSource", "MemorySource", "ReadsHeads"]
 
@@ -129,6 +129,15 @@ class DiskSource:
     def failure(self, path: str) -> str:
         """Why ``path`` cannot be read, in words for a diagnostic (``no such file``, ``it is a folder``, ...).
         """
+        problem = path_problem(path, self._max_bytes)
+        if problem is not None:
+            return problem
+        try:
+            size = os.stat(path).st_size
+        except OSError:
+            size = 0
+        if size > MAX_FILE_BYTES:  # readable by `lint`, but too large to model as another file's partner
+            return f"it is {size:,} bytes; a partner over {MAX_FILE_BYTES:,} bytes (50 MiB) is not analysed"
         return read_text_file(path, max_bytes=self._max_bytes).failure or "it could not be read"
 
     def _read(self, path: str) -> str | None:
