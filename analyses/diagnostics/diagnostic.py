@@ -230,7 +230,8 @@ CODES: dict[str, CodeInfo] = _catalogue(
         "The domain's `; @reference` cannot be compared with (unreadable, or not a domain); says why.",
     ),
     # --- editor (language server) ------------------------------------------------------------------
-    ("file-too-large", INFO, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live."),
+    ("file-too-large", INFO, "An open file over `plansight.diagnostics.maxFileSizeMB`, not analysed live; in "
+     "`plansight lint`, an error: a problem the chunked reader cannot check, or another file over 50 MiB."),
 )
 
 
