@@ -224,8 +224,10 @@ class ParseCache:
         if previous is None or previous.outline is None:
             with self._lock:
                 previous = self._bases.get(key)
-        parsed = (reparse_document(previous, path, text) if previous is not None and previous.path == path
-                  else parse_document(path, text))
+        # lazy: the nodes after an edit are moved when first read, and the diagnostics path reads none of
+        # them (the incremental problem checks align the versions through the runs' pieces)
+        parsed = (reparse_document(previous, path, text, lazy=True)
+                  if previous is not None and previous.path == path else parse_document(path, text))
         with self._lock:
             if parsed.outline is None:
                 self._bases.pop(key, None)

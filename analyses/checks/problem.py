@@ -15,6 +15,7 @@ from plansight.analyses.checks.derived_rules import check_derived_init
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Tag, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import suffix
+from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import (
     And,
     Atom,
@@ -167,19 +168,24 @@ class _ProblemCheck:
         self.check_init()
         if self.domain is not None:
             self.out.extend(check_derived_init(self.problem, self.domain))
-        goal = self.problem.goal
+        # peeked, not read: a goal or list still deferred by an incremental parse is left to check_goal,
+        # which may not need all of it built (checks/problem_incremental.py)
+        goal = peek(self.problem, "goal")
         if goal is not None:
             self.check_goal(goal)
         if self.vocab is not None:
-            if self.problem.constraints is not None:
-                self.check_formula(self.problem.constraints, "constraints")
-            if self.problem.metric is not None:
-                self.check_numeric(self.problem.metric.expr, {}, "metric")
+            constraints = built(peek(self.problem, "constraints"))
+            if constraints is not None:
+                self.check_formula(constraints, "constraints")
+            metric = built(peek(self.problem, "metric"))
+            if metric is not None:
+                self.check_numeric(metric.expr, {}, "metric")
         self.out.sort(key=lambda d: (d.span, d.code))
         return self.out
 
     def check_goal(self, goal: Formula) -> None:
         """The goal's names, then its contradictions and statically unreachable literals."""
+        goal = built(goal)
         if self.vocab is not None:
             self.check_formula(goal, "goal")
         self.check_goal_literals(goal)
@@ -204,7 +210,7 @@ class _ProblemCheck:
                 "`(problem ...)`.",
                 problem.name.span,
             )
-        if problem.goal is None:
+        if peek(problem, "goal") is None:
             self.report(
                 "missing-section",
                 "The problem has no `:goal`, so there is nothing to plan for: add `(:goal (and ...))`.",

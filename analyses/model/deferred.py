@@ -75,3 +75,23 @@ def settle(instance: object) -> None:
     for name, attribute in vars(type(instance)).items():
         if isinstance(attribute, _DeferredField):
             getattr(instance, name)  # the first read of a deferred one builds them all
+
+
+def peek(instance: object, field: str) -> Any:
+    """What ``field`` of ``instance`` holds now, a :class:`Deferred` included, without building anything:
+    for readers that can use a deferred value as it is (the incremental checks align a moved list with
+    the previous version's through its pieces, ``checks/problem_incremental.py``) or only ask whether
+    the field is set."""
+    attribute = vars(type(instance)).get(field)
+    if isinstance(attribute, _DeferredField):
+        return attribute._member.__get__(instance, type(instance))
+    return getattr(instance, field)
+
+
+def built(value: Any) -> Any:
+    """``value`` as its field's reader sees it: a :class:`Deferred` built (alone, not its siblings: the
+    value is kept by the deferred itself, so a later read of the field gives the same object)."""
+    if isinstance(value, Deferred):
+        with _LOCK:
+            return value.materialize()
+    return value

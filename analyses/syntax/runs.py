@@ -130,6 +130,21 @@ class Run(Deferred):
             return count + bisect_left(nodes, offset - delta, lo, hi, key=_start) - lo
         return count
 
+    def originals(self) -> tuple[Any, ...]:
+        """The elements as the earlier versions have them, not moved (nothing is copied): the same objects
+        as the previous version's where the edit did not touch them, so a reader that only needs their
+        content, or to find what changed by identity, can use these instead of :meth:`materialize`."""
+        pieces = self._state[0]
+        if len(pieces) == 1 and pieces[0][1] == 0 and pieces[0][2] == len(pieces[0][0]):
+            return tuple(pieces[0][0])
+        return tuple(chain.from_iterable(nodes[lo:hi] for nodes, lo, hi, _delta in pieces))
+
+    def current(self, index: int) -> Any:
+        """Element ``index`` with its span in the version this run belongs to (a copy when it has moved;
+        not kept: read it once per use)."""
+        node, delta = self.node(index)
+        return node if delta == 0 else shifted(node, delta)
+
     def materialize(self) -> tuple[Any, ...]:
         """The elements with their spans moved: nodes of pieces that did not move are shared, the others
         copied (once: the result replaces the pieces)."""
