@@ -42,12 +42,23 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
     def fact_at_start(current: str, i: int) -> str:
         return current[:init] + f" (clear b{i})" + current[init:]
 
+    middle = text.index("(", (init + text.index("(:goal")) // 2)
+    goal_start = text.index("(and", text.index("(:goal")) + len("(and")
+
+    def fact_in_middle(current: str, i: int) -> str:
+        return current[:middle] + f"(clear b{i}) " + current[middle:]
+
+    def goal_at_start(current: str, i: int) -> str:
+        return current[:goal_start] + f" (on b{i} b{i + 1})" + current[goal_start:]
+
     def goal_at_end(current: str, i: int) -> str:
         at = current.rindex("))")
         return current[:at] + f" (on b{i} b{i + 1})" + current[at:]
 
     assert goal > init
     return {"a fact inserted at the start of `:init`": fact_at_start,
+            "a fact inserted in the middle of `:init`": fact_in_middle,
+            "a goal atom inserted at the start of `:goal`": goal_at_start,
             "a goal atom inserted at the end of `:goal`": goal_at_end,
             "a space appended after the last `)`": lambda current, i: current + " "}
 
