@@ -3,7 +3,9 @@
 Starts ``plansight serve`` as a subprocess (stdio), opens a domain and a problem (timing the first
 diagnostics from ``didOpen``), then makes N small edits to the problem (each inserts one more fact
 into :init, sent as an incremental change the way an editor sends them) and waits, after each edit,
-for diagnostics of exactly that version. Reports the open time and p50/p95/max per problem size.
+for diagnostics of exactly that version. Reports the open time and p50/p95/max per problem size, and
+the server process's CPU time (user + system, from ``/proc``) per edit, which the machine's load moves
+far less than the wall clock.
 
     python benchmarks/lsp_latency.py [--edits 50] [--json OUT]
 """
@@ -13,6 +15,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import tempfile
@@ -73,6 +76,9 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
         )
     )
     open_ms = ((await asyncio.wait_for(first, 120)) - opened) * 1000
+    server = client._server
+    assert server is not None
+    cpu_before = _cpu_seconds(server.pid)
     line = text.splitlines().index("  (:init") + 1  # the first fact's line
     latencies = []
     for i in range(edits):
@@ -91,6 +97,7 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
             )
         )
         latencies.append((await asyncio.wait_for(done, 120)) - start)
+    cpu_ms = (_cpu_seconds(server.pid) - cpu_before) * 1000 / max(edits, 1)
     await client.shutdown_async(None)
     client.exit(None)
     await asyncio.sleep(0.2)
@@ -102,7 +109,18 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
         "p50_ms": statistics.median(latencies_ms),
         "p95_ms": latencies_ms[max(0, round(0.95 * len(latencies_ms)) - 1)],
         "max_ms": latencies_ms[-1],
+        "server_cpu_ms_per_edit": cpu_ms,
+        "latencies_ms_in_order": [round(x * 1000, 1) for x in latencies],
     }
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User + system CPU time of a process so far (Linux ``/proc``; 0 elsewhere)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 async def main_async(edits: int) -> dict[str, dict[str, float]]:
@@ -121,11 +139,12 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     results = asyncio.run(main_async(args.edits))
-    print(f"{'workload':<16}{'bytes':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}")
+    print(f"{'workload':<16}{'bytes':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}{'max ms':>10}"
+          f"{'cpu/edit':>10}")
     for label, row in results.items():
         print(
             f"{label:<16}{row['bytes']:>10.0f}{row['open_ms']:>10.1f}{row['p50_ms']:>10.1f}{row['p95_ms']:>10.1f}"
-            f"{row['max_ms']:>10.1f}"
+            f"{row['max_ms']:>10.1f}{row['server_cpu_ms_per_edit']:>10.1f}"
         )
     if args.json:
         args.json.write_text(json.dumps(results, indent=2))
