@@ -15,7 +15,7 @@ from plansight.analyses.checks.derived_rules import check_derived_init
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Related, Tag, make
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.diagnostics.suggest import suffix
-from plansight.analyses.model.deferred import built, peek
+from plansight.analyses.model.deferred import Deferred, built, peek
 from plansight.analyses.model.pddl import (
     And,
     Atom,
@@ -183,12 +183,12 @@ class _ProblemCheck:
         self.out.sort(key=lambda d: (d.span, d.code))
         return self.out
 
-    def check_goal(self, goal: Formula) -> None:
+    def check_goal(self, goal: Formula | Deferred) -> None:
         """The goal's names, then its contradictions and statically unreachable literals."""
-        goal = built(goal)
+        formula: Formula = built(goal)
         if self.vocab is not None:
-            self.check_formula(goal, "goal")
-        self.check_goal_literals(goal)
+            self.check_formula(formula, "goal")
+        self.check_goal_literals(formula)
 
     # --- sections and objects ----------------------------------------------------------------------
     def check_sections(self) -> None:

@@ -44,7 +44,7 @@ from plansight.analyses.checks.problem import (
     goal_literal_of,
 )
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
-from plansight.analyses.model.deferred import peek
+from plansight.analyses.model.deferred import Deferred, peek
 from plansight.analyses.model.pddl import And, Atom, Comparison, Domain, Formula, Name, Problem, TypedName
 from plansight.analyses.syntax.runs import MovedAnd, Run
 
@@ -233,15 +233,17 @@ class _IncrementalCheck(_ProblemCheck):
         return element
 
     # --- goal ----------------------------------------------------------------------------------------------
-    def check_goal(self, goal: Formula) -> None:
-        kind = type(goal)
-        if self.state.init is None or (kind is not And and kind is not MovedAnd):
+    def check_goal(self, goal: Formula | Deferred) -> None:
+        """A flat conjunction (as parsed, or still deferred: its moved conjuncts are not built) through the
+        bookkeeping, any other goal from scratch."""
+        if self.state.init is None or (type(goal) is not And and type(goal) is not MovedAnd):
             super().check_goal(goal)
             return
+        assert isinstance(goal, (And, MovedAnd))
         old = self.previous.goal if self.previous is not None else None
         if old is None:
             old = _GoalState(Run.of(()), [], bytearray(), bytearray(), {}, set())
-        conjuncts = goal.args if isinstance(goal, MovedAnd) else Run.of(goal.args)  # type: ignore[attr-defined]
+        conjuncts = Run.of(goal.args)
         originals = conjuncts.originals()
         start, old_stop, new_stop = _changed(old.conjuncts.originals(), originals)
         fresh = originals[start:new_stop]
