@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import bisect
 from collections.abc import Iterable, Iterator, Sequence
+from dataclasses import dataclass
 from itertools import accumulate, compress, repeat
 from operator import add, eq, is_, itemgetter
 from typing import Literal, NamedTuple, overload
@@ -102,7 +103,8 @@ class Occurrence(NamedTuple):
 class SymbolIndex:
     """The occurrences of one document, in text order, and its own global declarations by kind."""
 
-    __slots__ = ("_by_target", "_starts", "_targets", "declarations", "occurrences", "path", "visible")
+    __slots__ = ("_by_target", "_starts", "_targets", "_update", "declarations", "occurrences", "path",
+                 "visible")
 
     def __init__(self, path: str, occurrences: Sequence[Occurrence],
                  declarations: dict[tuple[SymbolKind, str], Declaration],
@@ -129,6 +131,8 @@ class SymbolIndex:
         self._starts = starts
         self._by_target: dict[Declaration, list[Occurrence]] = {}
         self._targets: list[Declaration | None] | None = None
+        self._update: _UpdateTables | None = None
+        """what :func:`update_index` derives from the declarations, kept along a chain of updates"""
 
     def at(self, offset: int) -> Occurrence | None:
         """The occurrence under the cursor; a cursor just after a name still finds it."""
@@ -510,12 +514,17 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
         return None
     start, stop, delta = splice.start, splice.stop, splice.delta
     visible = old.visible
-    if any(d.span.end > start for d in old.declarations.values()) or any(
-            kind == "preference" for kind, _ in visible):
+    tables = old._update
+    if tables is None:
+        # the declarations and what they resolve to are the same along a chain of updates: derived once
+        tables = _UpdateTables(max((d.span.end for d in old.declarations.values()), default=-1),
+                               any(kind == "preference" for kind, _ in visible), _objects_of(visible))
+    if tables.last_declaration_end > start or tables.preferences:
         return None
     builder = _Builder(old.path)
     builder.globals = dict(visible)
-    builder.objects = _objects_of(visible)
+    # shared: facts and goal atoms declare no object or constant, so the builder only reads it
+    builder.objects = tables.objects
     for element in splice.elements:
         if type(element) is Atom:
             builder.atom(element, {})
@@ -530,7 +539,18 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
     occurrences = _Pieces([*pieces.cut(0, low), _Listed(fresh), *(
         piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path).settled()
     new_starts = [*starts[:low], *map(_start_of, fresh), *map(add, starts[high:], repeat(delta))]
-    return SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
+    index = SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
+    index._update = tables
+    return index
+
+
+@dataclass(frozen=True, slots=True)
+class _UpdateTables:
+    """What :func:`update_index` needs of an index's declarations, which an update keeps as they are."""
+
+    last_declaration_end: int
+    preferences: bool
+    objects: dict[str, Declaration]
 
 
 def _start_of(occurrence: Occurrence) -> int:
