@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
@@ -9,7 +10,7 @@ from typing import Any
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.pddl import Domain, Problem
+from plansight.analyses.model.pddl import Domain, Formula, Problem
 from plansight.analyses.syntax.build_model import (
     ModelBuilder,
     Outline,
@@ -23,8 +24,10 @@ from plansight.analyses.syntax.lexer import (
     BAD,
     COLON_WORD,
     DASH,
+    FACTS,
     HASH_T,
     LPAR,
+    NAMES,
     NUMBER,
     OP,
     RPAR,
@@ -151,11 +154,20 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
     tokens, paren_diagnostics = balance(tokens, text)
     if paren_diagnostics and sections is not None and _any_section(tokens):
         return None
+    if paren_diagnostics and fast_facts and _any_run(tokens):
+        # the runs hide parentheses that the repair's guesses look at: repair the atoms' own tokens
+        return _parse_pddl(text, False, None)
     diagnostics.extend(paren_diagnostics)
     with collecting_notes() as notes, collecting_outlines() as outlines:
         model, syntax = parse(tokens, _tables(), len(text))
     if syntax and sections is not None and _any_section(tokens):
         return None
+    if syntax and fast_facts and _any_run(tokens):
+        # recovery from an error next to a run of facts must see the atoms' own tokens, as a parse
+        # without the runs does; the runs before the error stay, so a large file stays cheap
+        tokens = _runs_spelled_out_from(text, tokens, syntax[0].span.start)
+        with collecting_notes() as notes, collecting_outlines() as outlines:
+            model, syntax = parse(tokens, _tables(), len(text))
     diagnostics.extend(syntax)
     diagnostics.extend(dict.fromkeys(notes))  # error recovery may replay a form, and note it twice
     diagnostics.sort(key=lambda d: d.span)
@@ -163,6 +175,46 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
     if not paren_diagnostics and not syntax and model is not None and len(outlines) == 1:
         outline = Outline.of(outlines[0], isinstance(model, Problem))
     return PddlParse(model, tuple(diagnostics), outline)
+
+
+def _any_run(tokens: list[Token]) -> bool:
+    return any(t.kind in _RUNS for t in tokens)
+
+
+_RUNS = frozenset((FACTS, NAMES))
+
+
+def _runs_spelled_out_from(text: str, tokens: list[Token], error: int) -> list[Token]:
+    """``tokens`` (balanced, unrepaired) with the runs of facts and names from the first syntax error
+    on, at offset ``error``, lexed token by token again.
+
+    The parse before the error stays as it was: a run is a whole number of list items, and once the
+    items before a token are reduced into their list, the parser's stack is the same whichever way they
+    were read. The token where the parse failed is another matter: the reductions it triggers, and so
+    the terminals the error lists and the forms recovery skips, depend on how the item before it was
+    read. So the last fact of the last run before the error is spelled out too (or the whole run, for
+    names or a single fact). Only the text from there on takes the slow path; invalid characters in it
+    were reported by the first lex already.
+    """
+    index = bisect_left(tokens, error, key=_start_of)
+    last = next((i for i in range(index - 1, -1, -1) if tokens[i].kind in _RUNS), None)
+    if last is None:
+        kept = tokens[:index]
+        resume = tokens[index].start if index < len(tokens) else len(text)
+    else:
+        run = tokens[last]
+        kept = tokens[:last]
+        items: tuple[Formula, ...] = run.value  # type: ignore[assignment]
+        if run.kind == FACTS and len(items) > 1:
+            kept.append(Token(FACTS, "", run.start, items[-2].span.end, items[:-1]))
+            resume = items[-1].span.start
+        else:
+            resume = run.start
+    return kept + [t for t in lex_pddl(text, False, start=resume) if t.kind != BAD]
+
+
+def _start_of(token: Token) -> int:
+    return token.start
 
 
 def _any_section(tokens: list[Token]) -> bool:
