@@ -165,9 +165,25 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
     if syntax and fast_facts and _any_run(tokens):
         # recovery from an error next to a run of facts must see the atoms' own tokens, as a parse
         # without the runs does; the runs before the error stay, so a large file stays cheap
-        tokens = _runs_spelled_out_from(text, tokens, syntax[0].span.start)
-        with collecting_notes() as notes, collecting_outlines() as outlines:
-            model, syntax = parse(tokens, _tables(), len(text))
+        kept, resume = _kept_before(text, tokens, syntax[0].span.start)
+        first = bisect_left(tokens, syntax[0].span.start, key=_start_of)
+        until = tokens[first].end if first < len(tokens) else None
+        for _ in range(_MAX_WIDENINGS):
+            # the runs come back after the error, where nothing recovery looks at is in them
+            stop, fast = _fast_from(tokens, until) if until is not None else (None, [])
+            spelled = [t for t in lex_pddl(text, False, start=resume, stop=stop) if t.kind != BAD]
+            hybrid = kept + spelled + fast
+            with collecting_notes() as notes, collecting_outlines() as outlines:
+                model, syntax = parse(hybrid, _tables(), len(text))
+            if stop is None:
+                break
+            until = _needs_spelling_out_to(hybrid, syntax, len(kept) + len(spelled))
+            if until == stop:
+                break
+        else:
+            spelled = [t for t in lex_pddl(text, False, start=resume) if t.kind != BAD]
+            with collecting_notes() as notes, collecting_outlines() as outlines:
+                model, syntax = parse(kept + spelled, _tables(), len(text))
     diagnostics.extend(syntax)
     diagnostics.extend(dict.fromkeys(notes))  # error recovery may replay a form, and note it twice
     diagnostics.sort(key=lambda d: d.span)
@@ -184,17 +200,16 @@ def _any_run(tokens: list[Token]) -> bool:
 _RUNS = frozenset((FACTS, NAMES))
 
 
-def _runs_spelled_out_from(text: str, tokens: list[Token], error: int) -> list[Token]:
-    """``tokens`` (balanced, unrepaired) with the runs of facts and names from the first syntax error
-    on, at offset ``error``, lexed token by token again.
+def _kept_before(text: str, tokens: list[Token], error: int) -> tuple[list[Token], int]:
+    """The tokens before the first syntax error, at offset ``error``, that the parse may keep as they
+    are, and the offset from which the text must be lexed token by token again.
 
     The parse before the error stays as it was: a run is a whole number of list items, and once the
     items before a token are reduced into their list, the parser's stack is the same whichever way they
     were read. The token where the parse failed is another matter: the reductions it triggers, and so
     the terminals the error lists and the forms recovery skips, depend on how the item before it was
     read. So the last fact of the last run before the error is spelled out too (or the whole run, for
-    names or a single fact). Only the text from there on takes the slow path; invalid characters in it
-    were reported by the first lex already.
+    names or a single fact). Invalid characters were reported by the first lex already.
     """
     index = bisect_left(tokens, error, key=_start_of)
     last = next((i for i in range(index - 1, -1, -1) if tokens[i].kind in _RUNS), None)
@@ -210,7 +225,80 @@ def _runs_spelled_out_from(text: str, tokens: list[Token], error: int) -> list[T
             resume = items[-1].span.start
         else:
             resume = run.start
-    return kept + [t for t in lex_pddl(text, False, start=resume) if t.kind != BAD]
+    return kept, resume
+
+
+_MAX_WIDENINGS = 4
+"""Parses that widen the stretch read token by token before it runs to the end of the file."""
+
+
+def _needs_spelling_out_to(tokens: list[Token], errors: list[Diagnostic], fast_from: int) -> int | None:
+    """How far the text must be read token by token for a parse of ``tokens``, whose runs are spelled
+    out before index ``fast_from`` only, to be the token-by-token parse: the end of the furthest run
+    that an error lies in or after, or that recovery looked at (the token after the error, the token
+    after its form, the token after each form around it); ``tokens[fast_from].start`` when nothing
+    reached the runs; None (to the end) for an error outside every form, whose recovery scans on.
+    """
+    matching, parent = _structure(tokens)
+    reach = tokens[fast_from].start
+    count = len(tokens)
+    for error in errors:
+        index = bisect_left(tokens, error.span.start, key=_start_of)
+        if index >= count:
+            continue  # the end of the file: the parser's state there is the same either way
+        if index >= fast_from:
+            reach = max(reach, tokens[index].end)
+            continue
+        if parent[index] < 0:
+            return None
+        looked = [index + 1]
+        for at in (index, index + 1):
+            if at < count and tokens[at].kind == LPAR:
+                looked.append(matching[at] + 1)
+        opener = parent[index]
+        while opener >= 0:
+            looked.append(matching[opener] + 1)
+            opener = parent[opener]
+        for at in looked:
+            if fast_from <= at < count and tokens[at].kind in _RUNS:
+                run = tokens[at]
+                items: tuple[Formula, ...] = run.value  # type: ignore[assignment]
+                # only the run's first fact is looked at: the rest may stay one token
+                split = run.kind == FACTS and len(items) > 1
+                reach = max(reach, items[1].span.start if split else run.end)
+    return reach
+
+
+def _fast_from(tokens: list[Token], until: int) -> tuple[int | None, list[Token]]:
+    """The tokens of the first parse from offset ``until`` on (a run it falls in cut there, for facts),
+    and the offset they start at (None when there are none)."""
+    index = bisect_left(tokens, until, key=_start_of)
+    if index and tokens[index - 1].kind == FACTS and tokens[index - 1].end > until:
+        run = tokens[index - 1]
+        items: tuple[Formula, ...] = run.value  # type: ignore[assignment]
+        cut = next((i for i, item in enumerate(items) if item.span.start >= until), None)
+        if cut is not None:
+            start = items[cut].span.start
+            return start, [Token(FACTS, "", start, run.end, items[cut:]), *tokens[index:]]
+    if index < len(tokens):
+        return tokens[index].start, tokens[index:]
+    return None, []
+
+
+def _structure(tokens: list[Token]) -> tuple[list[int], list[int]]:
+    """For each token, the index of its matching `)` (for a `(`) and of the `(` of the form around it
+    (-1 at the top)."""
+    matching = list(range(len(tokens)))
+    parent = [-1] * len(tokens)
+    stack: list[int] = []
+    for i, token in enumerate(tokens):
+        kind = token.kind
+        parent[i] = stack[-1] if stack else -1  # a `)` belongs to the form it closes
+        if kind == RPAR and stack:
+            matching[stack.pop()] = i
+        elif kind == LPAR:
+            stack.append(i)
+    return matching, parent
 
 
 def _start_of(token: Token) -> int:
