@@ -208,3 +208,28 @@ def test_a_grounded_domain_one_slip_away_parses_as_token_by_token(seed: int) -> 
 def test_a_problem_one_slip_away_parses_as_token_by_token(seed: int) -> None:
     for text in _mutants(blocksworld_problem(3_000), 250, seed):
         _same_as_token_by_token(text)
+
+
+def _slipped(text: str, where: float, slip: str) -> str:
+    """``text`` with ``slip`` put before the first fact at or after fraction ``where`` of it."""
+    at = text.index("\n    (", int(len(text) * where)) + 5
+    return text[:at] + slip + text[at:]
+
+
+@pytest.mark.parametrize(
+    "slips",
+    [
+        [(0.3, " 5 ")],  # a stray token inside the facts of `:init`
+        [(0.2, " :effect "), (0.6, " ?x ")],  # two, far apart, in one run of facts
+        [(0.1, "(p) 5 "), (0.5, "(and:effect (p) (q)) "), (0.9, " - ")],  # in the goal's `(and` too
+        [(0.4, "(and:effect (p) (q)) ")],
+    ],
+)
+def test_errors_inside_a_large_problem_recover_as_token_by_token(slips: list[tuple[float, str]]) -> None:
+    # the runs of facts come back after each error (several, far apart, in one run and in later ones):
+    # the stretch read token by token in between must make the parse the token-by-token one
+    text = blocksworld_problem(40_000)
+    for where, slip in reversed(slips):
+        text = _slipped(text, where, slip)
+    _same_as_token_by_token(text)
+    assert len(parse_pddl(text).diagnostics) >= len(slips)
