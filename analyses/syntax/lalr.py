@@ -210,8 +210,14 @@ class _Snapshot:
 _MAX_RECOVERIES = 200
 
 
-def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, list[Diagnostic]]:
-    """The model built from ``tokens`` (balanced in parentheses), or None, and the syntax errors."""
+def parse(
+    tokens: list[Token], tables: Tables, text_length: int, first_error_only: bool = False
+) -> tuple[Any, list[Diagnostic]]:
+    """The model built from ``tokens`` (balanced in parentheses), or None, and the syntax errors.
+
+    ``first_error_only`` stops at the first error, with no model: for a caller that parses again from
+    there another way, recovering would be wasted work.
+    """
     actions = tables.actions
     resolve = tables.resolve
     diagnostics: list[Diagnostic] = []
@@ -295,6 +301,8 @@ def parse(tokens: list[Token], tables: Tables, text_length: int) -> tuple[Any, l
                 item_start = index
             continue
         diagnostics.append(_syntax_error(token, run, tables))
+        if first_error_only:
+            return None, diagnostics
         recoveries += 1
         if recoveries > _MAX_RECOVERIES:
             return None, diagnostics

@@ -158,11 +158,14 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
         # the runs hide parentheses that the repair's guesses look at: repair the atoms' own tokens
         return _parse_pddl(text, False, None)
     diagnostics.extend(paren_diagnostics)
+    runs = fast_facts and _any_run(tokens)
     with collecting_notes() as notes, collecting_outlines() as outlines:
-        model, syntax = parse(tokens, _tables(), len(text))
+        # a syntax error is parsed again another way (below, or by the caller): the first one will do
+        first_only = runs or (sections is not None and _any_section(tokens))
+        model, syntax = parse(tokens, _tables(), len(text), first_error_only=first_only)
     if syntax and sections is not None and _any_section(tokens):
         return None
-    if syntax and fast_facts and _any_run(tokens):
+    if syntax and runs:
         # recovery from an error next to a run of facts must see the atoms' own tokens, as a parse
         # without the runs does; the runs before the error stay, so a large file stays cheap
         kept, resume = _kept_before(text, tokens, syntax[0].span.start)
