@@ -28,6 +28,7 @@ from plansight.analyses.editing.skeleton_snippets import (
     file_skeletons,
     predicate_skeleton,
 )
+from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import (
     Action,
     Domain,
@@ -42,6 +43,7 @@ from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, problem_scop
 from plansight.analyses.plans.simulate import unparsed_lines
 from plansight.analyses.reasoning.plan_steps import applicable_after
 from plansight.analyses.semantics.state import GroundAtom
+from plansight.analyses.syntax.runs import formula_parts
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import index_of
@@ -335,7 +337,7 @@ class Completer:
 
     def _variable_types(self, span: Span) -> tuple[str, ...]:
         model = self.context.parsed.model
-        for item in _typed_names(model):
+        for item in _typed_names(model, span):
             if item.name.span == span:
                 return tuple(t.key for t in item.type.names) if item.type is not None else ()
         return ()
@@ -396,7 +398,9 @@ def _is_declaration_list(scope: Span, context: DocumentContext) -> bool:
     return any(d.span == scope for d in model.predicates) or any(d.span == scope for d in model.functions)
 
 
-def _typed_names(model: object) -> Iterable[TypedName]:
+def _typed_names(model: object, span: Span) -> Iterable[TypedName]:
+    """The typed names declared in ``model``; for a problem, only in the parts of its goal around
+    ``span`` (after an edit, the whole goal is not copied for one variable: ``syntax/runs.py``)."""
     if isinstance(model, Domain):
         for action in model.actions:
             yield from action.parameters
@@ -411,7 +415,8 @@ def _typed_names(model: object) -> Iterable[TypedName]:
                 if isinstance(node, Quantified):
                     yield from node.variables
     elif isinstance(model, Problem):
-        for formula in (model.goal, model.constraints):
+        for formula in (*formula_parts(peek(model, "goal"), span.start, span.end),
+                        built(peek(model, "constraints"))):
             for node in walk(formula):
                 if isinstance(node, Quantified):
                     yield from node.variables

@@ -23,6 +23,7 @@ from plansight.analyses.editing.describe import (
     type_chain,
 )
 from plansight.analyses.editing.symbols import Declaration, Occurrence
+from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import (
     Domain,
     FunctionDecl,
@@ -34,6 +35,7 @@ from plansight.analyses.model.pddl import (
 )
 from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.runs import formula_parts, list_touching
 from plansight.server.context import DocumentContext
 from plansight.server.feature_contract import HubSlot, ServerFeature
 from plansight.server.symbol_lookup import occurrence_at, same_file
@@ -163,7 +165,7 @@ def _object(target: Declaration, vocab: Vocabulary | None, declaring: ParsedDocu
     model = declaring.model if declaring is not None else None
     entries: tuple[TypedName, ...] = ()
     if isinstance(model, Problem):
-        entries = model.objects
+        entries = built(peek(model, "objects"))  # alone: not :init and the goal
     elif isinstance(model, Domain):
         entries = model.constants
     entry = next((e for e in entries if e.name.span == target.span), None)
@@ -209,7 +211,10 @@ def _find_variable(model: Domain | Problem, target: Declaration) -> tuple[TypedN
         formulas = [f for a in model.actions for f in (a.precondition, a.effect, a.duration, a.observe)]
         formulas += [r.body for r in model.derived] + [model.constraints]
     else:
-        formulas = [model.goal, model.constraints, *model.init]
+        # after an edit, only the facts and goal arguments around the variable are copied (syntax/runs.py)
+        start, end = target.span.start, target.span.end
+        formulas = [*formula_parts(peek(model, "goal"), start, end), built(peek(model, "constraints")),
+                    *list_touching(peek(model, "init"), start, end)]
     for formula in formulas:
         for node in walk(formula):
             if isinstance(node, Quantified) and (hit := match(node.variables)) is not None:

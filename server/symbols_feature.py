@@ -16,9 +16,11 @@ from lsprotocol import types
 
 from plansight.analyses.checks.domain_references import signature, type_text
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import Domain, Name, Plan, Problem, TypedName, TypeRef
 from plansight.analyses.model.printer import print_step
 from plansight.analyses.syntax.documents import ParsedDocument
+from plansight.analyses.syntax.runs import MovedAnd, list_length, list_window
 from plansight.analyses.workspace.sources import DiskSource
 from plansight.server.context import in_worker
 from plansight.server.convert import RangeMapper, encoding_name, path_to_uri
@@ -134,7 +136,8 @@ def _domain_children(domain: Domain, mapper: RangeMapper) -> Iterator[types.Docu
 
 def _problem_children(problem: Problem, text: str, mapper: RangeMapper) -> Iterator[types.DocumentSymbol]:
     by_type: dict[TypeRef | None, list[TypedName]] = {}
-    for item in problem.objects:
+    declared: tuple[TypedName, ...] = built(peek(problem, "objects"))  # alone, not :init and the goal
+    for item in declared:
         group = by_type.get(item.type)
         if group is None:
             by_type[item.type] = [item]
@@ -148,19 +151,25 @@ def _problem_children(problem: Problem, text: str, mapper: RangeMapper) -> Itera
         cover = Span(min(o.span.start for o in items), max(o.span.end for o in items))
         type_groups.append(_node(type_name, Kind.Class, cover, items[0].name.span, mapper, children,
                                  detail=f"{len(items)} object" + ("s" if len(items) != 1 else "")))
-    objects = _section(_keyword(problem.sections, ":objects"), type_groups, (o.span for o in problem.objects),
+    objects = _section(_keyword(problem.sections, ":objects"), type_groups, (o.span for o in declared),
                        mapper, "objects")
-    if objects is not None and problem.objects:
+    if objects is not None and declared:
         yield objects
+    # :init and the goal as the parse left them: after an edit, only the facts shown are copied with
+    # their moved spans, not all of them (analyses/syntax/runs.py)
+    init_value = peek(problem, "init")
     facts = [_node(_fact_text(text, f.span), Kind.Boolean, f.span, f.span, mapper)
-             for f in problem.init[:MAX_CHILDREN]]
-    init = _section(_keyword(problem.sections, ":init"), facts, (f.span for f in problem.init[-1:]), mapper,
-                    "init")
+             for f in list_window(init_value, 0, MAX_CHILDREN)]
+    init = _section(_keyword(problem.sections, ":init"), facts,
+                    (f.span for f in list_window(init_value, -1, None)), mapper, "init")
     if init is not None:
-        init.detail = f"{len(problem.init)} fact" + ("s" if len(problem.init) != 1 else "")
+        count = list_length(init_value)
+        init.detail = f"{count} fact" + ("s" if count != 1 else "")
         yield init
-    if problem.goal is not None:
-        goal = _section(_keyword(problem.sections, ":goal"), [], (problem.goal.span,), mapper, "goal")
+    goal_value = peek(problem, "goal")
+    if goal_value is not None:
+        goal_span = goal_value.span if isinstance(goal_value, MovedAnd) else built(goal_value).span
+        goal = _section(_keyword(problem.sections, ":goal"), [], (goal_span,), mapper, "goal")
         if goal is not None:
             yield goal
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.diagnostics.spans import Span, line_end_at, line_start_at
+from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import (
     Action,
     Atom,
@@ -33,6 +34,7 @@ from plansight.analyses.model.pddl import (
 from plansight.analyses.model.printer import type_text, typed_list
 from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.syntax.lexical import COMMENT, WORD, in_comment, is_comment_line
+from plansight.analyses.syntax.runs import formula_parts, list_touching
 
 
 @dataclass(frozen=True, slots=True)
@@ -159,8 +161,12 @@ def _domain_formulas(domain: Domain) -> list[Formula | None]:
     return formulas
 
 
-def _problem_formulas(problem: Problem) -> list[Formula | None]:
-    return [*problem.init, problem.goal, problem.constraints]
+def _problem_formulas(problem: Problem, span: Span) -> list[Formula | None]:
+    """The problem's formulas a node at ``span`` can be in: after an edit, only the facts and goal
+    arguments around it are copied with their moved spans, not the whole lists (``syntax/runs.py``)."""
+    start, end = span.start, span.end
+    return [*list_touching(peek(problem, "init"), start, end),
+            *formula_parts(peek(problem, "goal"), start, end), built(peek(problem, "constraints"))]
 
 
 def _variable_types(domain: Domain, span: Span) -> dict[str, TypeRef | None]:
@@ -187,7 +193,7 @@ def _object_types(domain: Domain | None, problem: Problem | None) -> dict[str, T
     if domain is not None:
         known.update((c.name.key, c.type) for c in domain.constants)
     if problem is not None:
-        known.update((o.name.key, o.type) for o in problem.objects)
+        known.update((o.name.key, o.type) for o in built(peek(problem, "objects")))
     return known
 
 
@@ -273,7 +279,7 @@ def _undeclared_predicate(diagnostic: Diagnostic, data: dict[str, str], document
         return []
     model = domain.domain
     if document.problem is not None:
-        atom = _atom_at(_problem_formulas(document.problem), diagnostic.span)
+        atom = _atom_at(_problem_formulas(document.problem, diagnostic.span), diagnostic.span)
         types = _object_types(model, document.problem)
     elif document.domain is not None:
         atom = _atom_at(_domain_formulas(document.domain), diagnostic.span)
@@ -307,7 +313,7 @@ def _undeclared_object(diagnostic: Diagnostic, data: dict[str, str], document: P
     type_ref: TypeRef | None = None
     model = domain.domain if domain is not None else None
     if model is not None and _typing(model):
-        atom = _atom_at(_problem_formulas(problem), diagnostic.span, by_argument=True)
+        atom = _atom_at(_problem_formulas(problem, diagnostic.span), diagnostic.span, by_argument=True)
         declared = {p.name.key: p for p in model.predicates}
         if atom is not None and atom.predicate.key in declared:
             parameters = declared[atom.predicate.key].parameters

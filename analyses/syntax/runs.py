@@ -22,7 +22,7 @@ from itertools import chain
 from typing import Any
 
 from plansight.analyses.diagnostics.spans import Span
-from plansight.analyses.model.deferred import Deferred
+from plansight.analyses.model.deferred import Deferred, built
 from plansight.analyses.model.pddl import And
 from plansight.analyses.syntax.build_model import SKIPPED
 from plansight.analyses.syntax.span_shift import shifted, shifted_span
@@ -214,3 +214,44 @@ def moved_lazily(payload: Any, delta: int) -> Any:
     if cls is Moved:
         return Moved(payload._value, delta)
     return Moved(payload, delta)
+
+
+def _as_run(value: Any) -> Run:
+    """A list field's value as :func:`~plansight.analyses.model.deferred.peek` gives it (a tuple, a run or
+    a run's deferred conjunction's arguments) as a run, copying nothing."""
+    return value if isinstance(value, Run) else Run.of(built(value))
+
+
+def list_length(value: Any) -> int:
+    """How many elements a list field's peeked value has, without building it."""
+    return len(value) if isinstance(value, Run) else len(built(value))
+
+
+def list_window(value: Any, start: int, stop: int | None) -> tuple[Any, ...]:
+    """Elements ``start`` to ``stop`` (indices, ``stop`` excluded, negatives from the end as in a slice) of a
+    list field's peeked value, with their current spans: only those are copied, for readers that show the
+    first or last few (the outline)."""
+    if not isinstance(value, Run):
+        return tuple(built(value)[start:stop])
+    start, stop, _ = slice(start, stop).indices(len(value))
+    return value.window(start, stop).materialize() if start < stop else ()
+
+
+def list_touching(value: Any, start: int, end: int) -> tuple[Any, ...]:
+    """The elements of a list field's peeked value whose spans touch ``start``..``end`` (ends included),
+    with their current spans: for readers that look for what is at a position (a hover, a quick fix)
+    and would otherwise walk, and build, the whole list. The elements are in text order."""
+    run = _as_run(value)
+    first = run.ending_by(start - 1)
+    last = run.starting_before(end + 1)
+    return run.window(first, last).materialize() if first < last else ()
+
+
+def formula_parts(value: Any, start: int, end: int) -> tuple[Any, ...]:
+    """What a reader looking for a node at ``start``..``end`` inside a formula field's peeked value (the
+    goal) must walk: the arguments of a long moved conjunction that touch that range, or else the
+    formula itself (built alone). A node inside the range lies inside one of them, so a search over
+    these finds what a walk of the whole formula finds."""
+    if isinstance(value, MovedAnd):
+        return list_touching(value.args, start, end)
+    return (built(value),)
