@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plansight.analyses.diagnostics.spans import Span
+from plansight.analyses.editing.object_type_hints import object_type_hints
 from plansight.analyses.editing.quick_fixes import _atom_at, _problem_formulas
 from plansight.analyses.model.deferred import Deferred, peek
 from plansight.analyses.model.pddl import Problem, Quantified, walk
@@ -26,7 +27,7 @@ from plansight.analyses.syntax.documents import ParsedDocument, parse_document, 
 from plansight.analyses.syntax.runs import list_length, list_touching, list_window
 from plansight.server.completion_feature import _typed_names
 from plansight.server.convert import RangeMapper
-from plansight.server.hover_feature import _find_variable
+from plansight.server.hover_feature import _find_variable, _object
 from plansight.server.symbols_feature import MAX_CHILDREN, outline
 
 OBJECTS = " ".join(f"b{i} - block" for i in range(8))
@@ -150,4 +151,21 @@ def test_list_readers_match_slices_of_the_built_list() -> None:
         assert node in touching and len(touching) == 1
         assert list_touching(whole, node.span.start, node.span.end) == touching
     assert list_touching(run, 0, 10) == ()
+    assert unbuilt(lazy.problem)
+
+
+def test_inlay_hints_and_hover_read_the_objects_alone_after_an_edit_before_them() -> None:
+    objects = " ".join(f"o{i}" for i in range(40)) + " - block"
+    before_text = render(FACTS * 20, list(GOALS)).replace(OBJECTS, objects)
+    before = parse_document("p.pddl", before_text)
+    text = before_text.replace("(:domain blocks)", "(:domain blocksworld)")
+    lazy = reparse_document(before, "p.pddl", text, lazy=True)
+    full = parse_document("p.pddl", text)
+    assert lazy.problem is not None and full.problem is not None
+    assert isinstance(peek(lazy.problem, "objects"), Deferred) and unbuilt(lazy.problem)
+    assert object_type_hints(lazy.problem, text) == object_type_hints(full.problem, text)
+    assert object_type_hints(full.problem, text)
+    at = text.index(" o7 ") + 1
+    target: Any = SimpleNamespace(span=Span(at, at + 2), kind="object")
+    assert _object(target, None, lazy) == _object(target, None, full) == "**object** `o7 - block`"
     assert unbuilt(lazy.problem)

@@ -11,7 +11,8 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from plansight.analyses.diagnostics.spans import Span, line_start_at
-from plansight.analyses.model.pddl import Problem
+from plansight.analyses.model.deferred import built, peek
+from plansight.analyses.model.pddl import Problem, TypedName
 from plansight.analyses.model.printer import type_text
 
 LONG_RUN = 3
@@ -32,7 +33,7 @@ def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> 
     editor).
     """
     runs: dict[Span, list[int]] = {}
-    objects = problem.objects
+    objects: tuple[TypedName, ...] = built(peek(problem, "objects"))  # alone: :init and the goal stay lazy
     for index, typed in enumerate(objects):
         if typed.type is not None:
             runs.setdefault(typed.type.span, []).append(index)
