@@ -22,7 +22,7 @@ from plansight.analyses.workspace.lint import Analyzer, AnalyzerCaches, Analyzer
 from plansight.analyses.workspace.references import find_reference
 from plansight.analyses.workspace.sources import FileSource
 from plansight.server.caches import ServerCaches
-from plansight.server.convert import to_lsp_diagnostics
+from plansight.server.convert import RangeMapper, to_lsp_diagnostics
 from plansight.server.documents import DocumentSnapshot, OverlaySource, ParseCache, is_file_path
 from plansight.server.settings import Settings
 
@@ -108,8 +108,12 @@ def analyse(request: AnalysisRequest, caches: ServerCaches) -> AnalysisOutcome:
     """Lint one document version and convert its diagnostics; the worker-thread entry point."""
     snapshot = _snapshot(request, caches)
     try:
+        # the line table of this text, built once for the diagnostics and every request on this
+        # version (``context.py`` asks the same memo)
+        mapper = caches.mappers.get((request.path, request.text, request.encoding),
+                                    lambda: RangeMapper(request.text, request.encoding))
         converted = to_lsp_diagnostics(snapshot.diagnostics, request.text, request.uri, request.encoding,
-                                       request.source.read)
+                                       request.source.read, mapper)
     except Exception as error:
         logger.exception("converting diagnostics of %s failed", request.uri)
         snapshot = _failed(request, error)

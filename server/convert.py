@@ -144,9 +144,12 @@ def to_lsp_diagnostics(
     uri: str,
     encoding: str,
     partner_text: Callable[[str], str | None],
+    mapper: RangeMapper | None = None,
 ) -> list[types.Diagnostic]:
-    """All diagnostics of one document, sharing one line index per file involved."""
-    mapper = RangeMapper(text, encoding)
+    """All diagnostics of one document, sharing one line index per file involved; ``mapper`` is the
+    document's own when the caller already has it (the server's, shared with its requests)."""
+    if mapper is None:
+        mapper = RangeMapper(text, encoding)
     partners: dict[str, RangeMapper | None] = {}
 
     def partner_mapper(path: str) -> RangeMapper | None:
