@@ -21,6 +21,7 @@ import re
 from array import array
 from collections.abc import Iterator, Mapping, MutableMapping
 from dataclasses import replace
+from typing import TypeVar
 
 from plansight.analyses.checks.derived_rules import check_derived_init
 from plansight.analyses.checks.problem import (
@@ -153,86 +154,106 @@ def _atom_key(atom: Atom) -> FactKey:
     return (atom.predicate.key, *[a.key for a in atom.args])
 
 
-class _FactTable(MutableMapping[FactKey, Atom]):
-    """``:init``'s facts by key, as ``problem.py`` keeps them in a dict, holding only where each fact is
-    (its section and offset); a fact is read back from the text when a check asks for it."""
+_V = TypeVar("_V")
+
+
+class _TextBackedTable(MutableMapping[FactKey, _V]):
+    """A dict by fact key, as ``problem.py`` keeps one, that holds per entry only a hash and an
+    integer saying where the entry is in the text; an entry is read back when a check asks for it, and
+    a hash match is confirmed by the key of what is read back, so a collision cannot mislead a check.
+    Entries are never removed (``problem.py``'s tables only grow)."""
+
+    _what = "entries"
+    """What the entries are, for the refusal to remove one."""
+
+    def __init__(self, stream: ProblemStream) -> None:
+        self._stream = stream
+        self._index = _HashIndex()
+
+    def _read(self, value: int) -> _V:
+        """The entry stored as ``value``."""
+        raise NotImplementedError
+
+    def _key_of(self, value: int) -> FactKey | None:
+        """The key of the entry stored as ``value``, read back from the text."""
+        raise NotImplementedError
+
+    def _value(self, key: FactKey) -> int:
+        for value in self._index.find(hash(key)):
+            if self._key_of(value) == key:
+                return value
+        return -1
+
+    def _store(self, key: FactKey, value: int) -> None:
+        hashed = hash(key)
+        if self._index.first(hashed) >= 0:
+            old = self._value(key)
+            if old >= 0:
+                self._index.replace(hashed, old, value)
+                return
+        self._index.add(hashed, value)
+
+    def __getitem__(self, key: FactKey) -> _V:
+        value = self._value(key)
+        if value < 0:
+            raise KeyError(key)
+        return self._read(value)
+
+    def __delitem__(self, key: FactKey) -> None:
+        raise TypeError(f"{self._what} are never removed")
+
+    def __len__(self) -> int:
+        return len(self._index)
+
+
+class _FactTable(_TextBackedTable[Atom]):
+    """``:init``'s facts by key, holding only where each fact is (its section and offset)."""
+
+    _what = "facts"
 
     def __init__(self, stream: ProblemStream, sections: list[SectionSpan]) -> None:
-        self._stream = stream
+        super().__init__(stream)
         self._sections = sections
-        self._index = _HashIndex()
         self.section = 0
         """The index of the section the facts being added come from."""
 
-    def _atom(self, value: int) -> Atom:
+    def _read(self, value: int) -> Atom:
         node = self._stream.node_at(value // _SECTIONS, self._sections[value % _SECTIONS])
         assert isinstance(node, Atom)
         return node
 
-    def _value(self, key: FactKey) -> int:
-        for value in self._index.find(hash(key)):
-            if _atom_key(self._atom(value)) == key:
-                return value
-        return -1
+    def _key_of(self, value: int) -> FactKey:
+        return _atom_key(self._read(value))
 
     def __contains__(self, key: object) -> bool:
         if not isinstance(key, tuple) or self._index.first(hash(key)) < 0:
             return False  # the common case, without reading anything back
         return self._value(key) >= 0
 
-    def __getitem__(self, key: FactKey) -> Atom:
-        value = self._value(key)
-        if value < 0:
-            raise KeyError(key)
-        return self._atom(value)
-
     def __setitem__(self, key: FactKey, atom: Atom) -> None:
-        value = atom.span.start * _SECTIONS + self.section
-        hashed = hash(key)
-        if self._index.first(hashed) < 0:
-            self._index.add(hashed, value)
-            return
-        old = self._value(key)
-        if old >= 0:
-            self._index.replace(hash(key), old, value)
-        else:
-            self._index.add(hash(key), value)
-
-    def __delitem__(self, key: FactKey) -> None:
-        raise TypeError("facts are never removed")
+        self._store(key, atom.span.start * _SECTIONS + self.section)
 
     def __iter__(self) -> Iterator[FactKey]:
-        return (_atom_key(self._atom(value)) for value in self._index.values())
-
-    def __len__(self) -> int:
-        return len(self._index)
+        return (self._key_of(value) for value in self._index.values())
 
 
-class _GoalLiterals(MutableMapping[FactKey, tuple[bool, Formula]]):
+class _GoalLiterals(_TextBackedTable[tuple[bool, Formula]]):
     """The goal's literals seen so far by key, as ``goal_literal`` keeps them: the polarity and
     where the literal is; the literal is read back from the text when a contradiction is reported."""
 
-    def __init__(self, stream: ProblemStream, section: SectionSpan) -> None:
-        self._stream = stream
-        self._section = section
-        self._index = _HashIndex()
+    _what = "goal literals"
 
-    def _entry(self, value: int) -> tuple[bool, Formula]:
+    def __init__(self, stream: ProblemStream, section: SectionSpan) -> None:
+        super().__init__(stream)
+        self._section = section
+
+    def _read(self, value: int) -> tuple[bool, Formula]:
         return bool(value & 1), self._stream.node_at(value >> 1, self._section)
 
-    def _value(self, key: FactKey) -> int:
-        for value in self._index.find(hash(key)):
-            node = self._entry(value)[1]
-            atom = node.arg if isinstance(node, Not) else node
-            if isinstance(atom, Atom) and _atom_key(atom) == key:
-                return value
-        return -1
-
-    def __getitem__(self, key: FactKey) -> tuple[bool, Formula]:
-        value = self._value(key)
-        if value < 0:
-            raise KeyError(key)
-        return self._entry(value)
+    def _key_of(self, value: int) -> FactKey | None:
+        node = self._read(value)[1]
+        atom = node.arg if isinstance(node, Not) else node
+        return _atom_key(atom) if isinstance(atom, Atom) else None
 
     def setdefault(self, key: FactKey, default: tuple[bool, Formula]) -> tuple[bool, Formula]:  # type: ignore[override]
         """The entry of ``key``, stored as ``default`` when there is none (without an exception: this
@@ -241,26 +262,15 @@ class _GoalLiterals(MutableMapping[FactKey, tuple[bool, Formula]]):
         if self._index.first(hashed) >= 0:
             value = self._value(key)
             if value >= 0:
-                return self._entry(value)
+                return self._read(value)
         self._index.add(hashed, default[1].span.start * 2 + int(default[0]))
         return default
 
     def __setitem__(self, key: FactKey, entry: tuple[bool, Formula]) -> None:
-        value = entry[1].span.start * 2 + int(entry[0])
-        old = self._value(key)
-        if old >= 0:
-            self._index.replace(hash(key), old, value)
-        else:
-            self._index.add(hash(key), value)
-
-    def __delitem__(self, key: FactKey) -> None:
-        raise TypeError("goal literals are never removed")
+        self._store(key, entry[1].span.start * 2 + int(entry[0]))
 
     def __iter__(self) -> Iterator[FactKey]:
         raise TypeError("the goal's literals are not listed")
-
-    def __len__(self) -> int:
-        return len(self._index)
 
 
 class _StreamedObjects(ObjectTable):
