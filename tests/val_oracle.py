@@ -417,6 +417,17 @@ def compare_with_mutations(domain: Path, problem: Path, plan: Path, workdir: Pat
     return out
 
 
+def assert_agree_on_mutations(domain: Path, problem: Path, plan: Path, workdir: Path) -> None:
+    """:func:`compare_with_mutations`, failing the calling test unless there are at least 11 plans, every
+    one agrees with VAL or is one of VAL's known slips, and VAL found both valid and invalid plans among
+    them (so the mutations reached both verdicts)."""
+    comparisons = compare_with_mutations(domain, problem, plan, workdir)
+    assert len(comparisons) >= 11
+    for name, comparison in comparisons:
+        assert comparison.agree or comparison.val_at_fault, f"{name}: {comparison}"
+    assert {VALID, INVALID} <= {comparison.val.status for _, comparison in comparisons}
+
+
 def assert_agree(domain: Path, problem: Path, plan: Path, tolerance: float | None = None) -> Comparison:
     """:func:`compare`, failing the calling test with both answers when they differ."""
     comparison = compare(domain, problem, plan, tolerance)
