@@ -4,7 +4,7 @@ Wall-clock figures through the real server (``lsp_latency.py``, ``lsp_requests.p
 two with the load of this shared machine; the CPU time of the worker thread does not. This runs the
 server's own analysis path (``server/analysis.py`` ``analyse``, with the server's caches, the garbage
 collector paused as the server pauses it) and then builds the version's symbol index the way the
-diagnostics worker warms it (``warm_version``), for three kinds of edit, each repeated with a
+diagnostics worker warms it (``warm_version``), for several kinds of edit, each repeated with a
 different text, and reports the median ``time.thread_time`` of each step. The same script runs
 against an older checkout (``PYTHONPATH``) for a before / after comparison.
 
@@ -55,8 +55,18 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
         at = current.rindex("))")
         return current[:at] + f" (on b{i} b{i + 1})" + current[at:]
 
+    open_at = middle + len("(clear b")
+
+    def fact_left_open(current: str, i: int) -> str:
+        # a fact typed without its `)` (an editor that does not close brackets): the first edit opens it,
+        # the next ones type digits into it, so every version has one `)` missing
+        if i == 0:
+            return current[:middle] + "(clear b" + current[middle:]
+        return current[:open_at] + str(i % 10) + current[open_at:]
+
     assert goal > init
     return {"a fact inserted at the start of `:init`": fact_at_start,
+            "a letter typed into a fact left open": fact_left_open,
             "a fact inserted in the middle of `:init`": fact_in_middle,
             "a goal atom inserted at the start of `:goal`": goal_at_start,
             "a goal atom inserted at the end of `:goal`": goal_at_end,

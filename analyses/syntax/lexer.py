@@ -214,6 +214,13 @@ _FACT_LIST_HEADS = frozenset((":init", "and"))
 _LIST_HEAD = re.compile(r"\s*(:init|and|:objects|:constants)" + NAME_END, re.IGNORECASE)
 
 
+def facts_list_at(text: str, pos: int) -> bool:
+    """Whether the `(` ending at ``pos`` opens a list that the lexer reads as runs of facts (``:init``,
+    ``and``)."""
+    head = _LIST_HEAD.match(text, pos)
+    return head is not None and head.group(1).lower() in _FACT_LIST_HEADS
+
+
 def _extend_names(tokens: list[Token], word: str, start: int, end: int) -> bool:
     """Add a name of an object list to the NAMES run before it, if there is one to join."""
     last = tokens[-1] if tokens else None

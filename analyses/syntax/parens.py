@@ -10,9 +10,13 @@ one diagnostic on the parenthesis concerned; the parser then sees a balanced str
 
 from __future__ import annotations
 
+import re
+from collections.abc import Callable
+from typing import Any
+
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, make
 from plansight.analyses.diagnostics.spans import LineIndex, Span
-from plansight.analyses.syntax.lexer import COLON_WORD, LPAR, RPAR, Token
+from plansight.analyses.syntax.lexer import COLON_WORD, FACTS, LPAR, RPAR, Token
 
 SECTION_KEYWORDS = frozenset(
     ":requirements :types :constants :predicates :functions :constraints :action :durative-action "
@@ -57,9 +61,16 @@ not PDDL, and a million diagnostics would only bury the editor."""
 _ONLY_LISTED = f" (only the first {MAX_UNCLOSED_REPORTED} are listed)."
 
 
-def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnostic]]:
+def balance(tokens: list[Token], text: str,
+            opaque_runs: list[int] | None = None) -> tuple[list[Token], list[Diagnostic]]:
     """The tokens with unbalanced parentheses repaired, and a diagnostic for each repair, so the LALR parser
     always sees balanced forms and recovery can skip whole forms.
+
+    A run of facts (one ``FACTS`` token) is taken as it stands: its parentheses match. Given
+    ``opaque_runs``, the index of every run at which a guess could have been made inside it (a fact's
+    line closing a form by its indentation, a fact met outside every section) is added to it: the
+    repair is then exactly the token-by-token one only once those runs are spelled out
+    (``paren_runs.py``).
     """
     opens = sum(1 for t in tokens if t.kind == LPAR)
     closes = sum(1 for t in tokens if t.kind == RPAR)
@@ -159,6 +170,9 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
             if len(stack) == 1 and popped.head in SECTION_KEYWORDS:
                 just_closed = popped
         else:
+            if kind == FACTS and opaque_runs is not None and not _inert(token, index, tokens, stack, budget,
+                                                                         lines, text):
+                opaque_runs.append(index)
             if kind == COLON_WORD and token.text.lower() in ACTION_KEYWORDS:
                 action_depth = next(
                     (d for d in range(len(stack) - 1, -1, -1) if stack[d].head in ACTION_SECTIONS), None
@@ -180,6 +194,54 @@ def balance(tokens: list[Token], text: str) -> tuple[list[Token], list[Diagnosti
         more = unclosed - MAX_UNCLOSED_REPORTED
         diagnostics.append(make("unclosed-paren", f"{more} more `(` are not closed{_ONLY_LISTED}", end))
     return out, diagnostics
+
+
+def _inert(run: Token, index: int, tokens: list[Token], stack: list[_Opener], budget: int,
+           lines: Callable[[], LineIndex], text: str) -> bool:
+    """Whether ``balance`` would guess nothing inside the run of facts ``tokens[index]``, were it spelled out.
+
+    Inside a section, with no `)` missing, a fact's parentheses only open and close it. With a `)`
+    missing, a fact that starts its line at or left of the column of the list's `(` would close the
+    list: the run's line starts are found by one search of its text (a `(` starting a line inside a
+    fact, rarer still, is not inert either). Outside every section (a `)` too many closed it), facts
+    are where the extra `)` is looked for.
+    """
+    if len(stack) <= 1:
+        return False
+    if budget <= 0:
+        return True
+    first, column = _line_info(tokens, stack[-1].index, lines())
+    run_first, run_column = _line_info(tokens, index, lines())
+    if first and run_first and run_column <= column:
+        return False
+    items: tuple[Any, ...] = run.value  # type: ignore[assignment]
+    starts = {item.span.start for item in items}
+    for m in _LINE_START_PAREN.finditer(text, run.start, run.end):
+        paren = m.end() - 1
+        if paren not in starts or (first and paren - m.start(1) <= column):
+            return False
+    return True
+
+
+_LINE_START_PAREN = re.compile(r"[\r\n]([^\S\r\n]*)\(")
+"""A `(` that starts its line: after a line break (``\\n``, ``\\r``: a ``\\r\\n`` matches at its ``\\n``) and
+blanks only."""
+
+
+def form_structure(tokens: list[Token]) -> tuple[list[int], list[int]]:
+    """For each token, the index of its matching `)` (for a `(`) and of the `(` of the form around it
+    (-1 at the top)."""
+    matching = list(range(len(tokens)))
+    parent = [-1] * len(tokens)
+    stack: list[int] = []
+    for i, token in enumerate(tokens):
+        kind = token.kind
+        parent[i] = stack[-1] if stack else -1  # a `)` belongs to the form it closes
+        if kind == RPAR and stack:
+            matching[stack.pop()] = i
+        elif kind == LPAR:
+            stack.append(i)
+    return matching, parent
 
 
 def _belongs_inside(section: _Opener, tokens: list[Token], index: int) -> str:

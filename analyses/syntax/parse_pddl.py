@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from bisect import bisect_left
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -38,7 +38,8 @@ from plansight.analyses.syntax.lexer import (
     invalid_characters,
     lex_pddl,
 )
-from plansight.analyses.syntax.parens import balance
+from plansight.analyses.syntax.paren_runs import balance_keeping_runs, spelling_of
+from plansight.analyses.syntax.parens import balance, form_structure
 
 _WORD_KEYWORDS = {
     word: "K_" + word.upper().replace("-", "_")
@@ -151,12 +152,21 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
                 )
             )
         return PddlParse(None, tuple(diagnostics))
-    tokens, paren_diagnostics = balance(tokens, text)
+    lexed = tokens
+    opaque: list[int] | None = [] if fast_facts else None
+    tokens, paren_diagnostics = balance(tokens, text, opaque)
     if paren_diagnostics and sections is not None and _any_section(tokens):
         return None
-    if paren_diagnostics and fast_facts and _any_run(tokens):
-        # the runs hide parentheses that the repair's guesses look at: repair the atoms' own tokens
-        return _parse_pddl(text, False, None)
+    spell = _spelling(text)
+    if paren_diagnostics and fast_facts and _any_run(lexed):
+        assert opaque is not None
+        # the repair's guesses may look at the facts' own parentheses: ``paren_runs`` spells out the
+        # runs they would, and reads the facts after a repair as runs again
+        repaired = balance_keeping_runs(lexed, text, (tokens, paren_diagnostics, opaque))
+        if repaired is None:
+            return _parse_pddl(text, False, None)
+        tokens, paren_diagnostics = repaired
+        spell = spelling_of(tokens, text)
     diagnostics.extend(paren_diagnostics)
     runs = fast_facts and _any_run(tokens)
     with collecting_notes() as notes, collecting_outlines() as outlines:
@@ -174,7 +184,7 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
         for _ in range(_MAX_WIDENINGS):
             # the runs come back after the error, where nothing recovery looks at is in them
             stop, fast = _fast_from(tokens, until) if until is not None else (None, [])
-            spelled = [t for t in lex_pddl(text, False, start=resume, stop=stop) if t.kind != BAD]
+            spelled = spell(resume, stop)
             hybrid = kept + spelled + fast
             with collecting_notes() as notes, collecting_outlines() as outlines:
                 model, syntax = parse(hybrid, _tables(), len(text))
@@ -184,7 +194,7 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
             if until == stop:
                 break
         else:
-            spelled = [t for t in lex_pddl(text, False, start=resume) if t.kind != BAD]
+            spelled = spell(resume, None)
             with collecting_notes() as notes, collecting_outlines() as outlines:
                 model, syntax = parse(kept + spelled, _tables(), len(text))
     diagnostics.extend(syntax)
@@ -194,6 +204,11 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
     if not paren_diagnostics and not syntax and model is not None and len(outlines) == 1:
         outline = Outline.of(outlines[0], isinstance(model, Problem))
     return PddlParse(model, tuple(diagnostics), outline)
+
+
+def _spelling(text: str) -> Callable[[int, int | None], list[Token]]:
+    """The tokens of ``text`` from one offset to another (None: to the end), read token by token."""
+    return lambda start, stop: [t for t in lex_pddl(text, False, start=start, stop=stop) if t.kind != BAD]
 
 
 def _any_run(tokens: list[Token]) -> bool:
@@ -242,7 +257,7 @@ def _needs_spelling_out_to(tokens: list[Token], errors: list[Diagnostic], fast_f
     after its form, the token after each form around it); ``tokens[fast_from].start`` when nothing
     reached the runs; None (to the end) for an error outside every form, whose recovery scans on.
     """
-    matching, parent = _structure(tokens)
+    matching, parent = form_structure(tokens)
     reach = tokens[fast_from].start
     count = len(tokens)
     for error in errors:
@@ -286,22 +301,6 @@ def _fast_from(tokens: list[Token], until: int) -> tuple[int | None, list[Token]
     if index < len(tokens):
         return tokens[index].start, tokens[index:]
     return None, []
-
-
-def _structure(tokens: list[Token]) -> tuple[list[int], list[int]]:
-    """For each token, the index of its matching `)` (for a `(`) and of the `(` of the form around it
-    (-1 at the top)."""
-    matching = list(range(len(tokens)))
-    parent = [-1] * len(tokens)
-    stack: list[int] = []
-    for i, token in enumerate(tokens):
-        kind = token.kind
-        parent[i] = stack[-1] if stack else -1  # a `)` belongs to the form it closes
-        if kind == RPAR and stack:
-            matching[stack.pop()] = i
-        elif kind == LPAR:
-            stack.append(i)
-    return matching, parent
 
 
 def _start_of(token: Token) -> int:
