@@ -43,8 +43,11 @@ UNTYPED = """(define (domain blocks)
     :effect (and (on ?x ?y) (not (clear ?y)))))
 """
 
+CONTINGENT = UNTYPED.replace(":strips", ":strips :non-deterministic")
+
 DOMAINS: list[Domain | None] = [parse_document("d1.pddl", TYPED).domain,
-                                parse_document("d2.pddl", UNTYPED).domain, None]
+                                parse_document("d2.pddl", UNTYPED).domain, None,
+                                parse_document("d3.pddl", CONTINGENT).domain]
 
 OBJECTS = ["a - block", "b - block", "c - block", "d - block", "t1 - table", "a - block", "C - block",
            "e - crate", "f", "B"]
@@ -56,8 +59,11 @@ FACTS = [
     "(clear ?x)", "(on c a)", "(= (weight a) 3)", "(= (weight zz) 1)", "(= (weight a) (weight b))",
     "(< (weight a) 2)", "(on d c)", "(fixed d)",
 ]
-RARE_FACTS = ["(not (clear a))", "(at 5 (clear b))", "(and (clear a))"]
-"""What the incremental bookkeeping leaves to a check from scratch."""
+RARE_FACTS = ["(not (clear a))", "(at 5 (clear b))", "(and (clear a))", "()", "(and)", "(not (clear b))",
+              "(not (clear a))", "(or (clear a) (clear b))", "(oneof (clear a) (clear b))",
+              "(unknown (on a b))", "(not (undef a))", "(and (clear a) (not (clear a)))"]
+"""Elements that are neither atoms nor function values: checked with each other on every version, or
+left to a check from scratch (timed, uncertain, or in a contingent problem)."""
 
 GOALS = [
     "(on a b)", "(not (on a b))", "(clear c)", "(not (clear c))", "(fixed b)", "(not (fixed a))",
@@ -85,7 +91,7 @@ def histories(draw: st.DrawFn) -> list[tuple[str, int]]:
     objects = draw(st.lists(st.sampled_from(OBJECTS), min_size=1, max_size=6))
     facts = draw(st.lists(st.sampled_from(FACTS), max_size=12))
     goals = draw(st.lists(st.sampled_from(GOALS), min_size=1, max_size=8))
-    domain = draw(st.sampled_from([0, 0, 0, 1, 2]))
+    domain = draw(st.sampled_from([0, 0, 0, 1, 2, 3]))
     versions = [(render(objects, facts, goals, True), domain)]
     for _ in range(draw(st.integers(1, 12))):
         action = draw(st.sampled_from(["fact+", "fact+", "fact-", "fact-", "fact~", "goal+", "goal-",
@@ -98,7 +104,7 @@ def histories(draw: st.DrawFn) -> list[tuple[str, int]]:
             target, pool = objects, OBJECTS
         at = draw(st.integers(0, len(target)))
         if action == "domain":
-            domain = draw(st.sampled_from([0, 1, 2]))
+            domain = draw(st.sampled_from([0, 1, 2, 3]))
         elif action in ("fact+", "goal+", "rare") or (action == "object" and draw(st.booleans())):
             choices = RARE_GOALS if target is goals and draw(st.integers(0, 9)) == 0 else pool
             target.insert(at, draw(st.sampled_from(choices)))
@@ -155,6 +161,33 @@ def test_planted_errors_are_found_after_edits() -> None:
                      "undeclared-object"]
     parsed = reparse_document(parsed, "p.pddl", base)
     assert checker.check(parsed.problem, domain) == []  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(("domain_index", "added"), [
+    (3, "(and (clear a))"),  # contingent: the atoms in `and` are facts, duplicates of the plain ones
+    (3, "(oneof (clear a) (clear b))"),
+    (0, "(at 5 (fixed b))"),  # timed: the fact is no longer static for the goal
+    (0, "(and (fixed b))"),
+    (0, "()"),
+    (0, "(not (fixed b))"),
+])
+def test_elements_that_are_not_atoms_are_checked_as_from_scratch(domain_index: int, added: str) -> None:
+    """An element typed into `:init` that is neither an atom nor a function value, in a problem whose
+    bookkeeping is reused: the diagnostics are a check from scratch's, before and after it goes."""
+    domain = DOMAINS[domain_index]
+    checker = ProblemChecker()
+    facts = ["(clear a)", "(fixed b)", "(on a b)"]
+    goals = ["(fixed b)", "(clear a)"]
+    texts = [render(["a b - block"], facts, goals, True),
+             render(["a b - block"], [*facts[:2], added, *facts[2:]], goals, True),
+             render(["a b - block"], [*facts[:2], added, "(clear b)", *facts[2:]], goals, True),
+             render(["a b - block"], facts, goals, True)]
+    parsed: ParsedDocument | None = None
+    for text in texts:
+        parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None
+                  else parse_document("p.pddl", text))
+        assert isinstance(parsed.problem, Problem)
+        same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
 
 
 def _large(facts: int) -> str:

@@ -36,6 +36,7 @@ from operator import attrgetter, is_
 from typing import Any
 
 from plansight.analyses.checks.problem import (
+    CONTINGENT_REQUIREMENTS,
     FactKey,
     Tables,
     _key,
@@ -45,12 +46,27 @@ from plansight.analyses.checks.problem import (
 )
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.model.deferred import Deferred, peek
-from plansight.analyses.model.pddl import And, Atom, Comparison, Domain, Formula, Name, Problem, TypedName
+from plansight.analyses.model.pddl import (
+    And,
+    Atom,
+    Comparison,
+    Domain,
+    Formula,
+    Modal,
+    Name,
+    Problem,
+    TimedLiteral,
+    TypedName,
+    walk,
+)
 from plansight.analyses.syntax.runs import MovedAnd, Run
 
-CLEAN, NAMES, ASSIGNMENT = 0, 1, 2
+CLEAN, NAMES, ASSIGNMENT, OTHER = 0, 1, 2, 3
 """What an ``:init`` element needs on every version: nothing, its names checked again (it has a
-diagnostic), or the function-value checks (``(= (f a) 3)``, always run again: they are few)."""
+diagnostic), the function-value checks (``(= (f a) 3)``), or, for any other element (a negated fact,
+a stray ``(and ...)``, the ``()`` an editor's bracket closing leaves while a fact is typed), the
+checks of the elements that are not plain atoms. The last two are run again on every version, in
+the list's order, as a check from scratch runs them: they are few."""
 FORMULA, STATIC = 1, 2
 """Bits of a goal conjunct: its names are checked again on every version (it has a diagnostic, or
 is not a plain literal); it is a literal over a static predicate, decided by ``:init``."""
@@ -153,7 +169,7 @@ class _IncrementalCheck(_ProblemCheck):
         originals = elements.originals()
         start, old_stop, new_stop = _changed(old.elements.originals(), originals)
         fresh = originals[start:new_stop]
-        if any(type(e) is not Atom and type(e) is not Comparison for e in fresh):
+        if not self._incremental_init(fresh, old.needs, start, old_stop):
             super().check_init()
             return
         keys, needs, counts, repeated = old.keys, old.needs, old.counts, old.repeated
@@ -179,7 +195,7 @@ class _IncrementalCheck(_ProblemCheck):
                 added_needs.append(CLEAN if self.vocab is None or self.clean(element) else NAMES)
             else:
                 added_keys.append(None)
-                added_needs.append(ASSIGNMENT)
+                added_needs.append(ASSIGNMENT if type(element) is Comparison else OTHER)
         keys[start:old_stop] = added_keys
         needs[start:old_stop] = added_needs
         self.state.init = _InitState(elements, keys, needs, counts, repeated)
@@ -203,9 +219,28 @@ class _IncrementalCheck(_ProblemCheck):
                     self.duplicate_fact(True, element, earlier)
             if needs[index] == NAMES:
                 self.check_atom(element, None, "init")
-        assignments = _positions(needs, ASSIGNMENT)
-        if assignments:
-            self.check_other_init([elements.current(i) for i in assignments])
+        others = _positions(needs, ASSIGNMENT)
+        if OTHER in needs:
+            others = sorted(others + _positions(needs, OTHER))
+        if others:
+            self.check_other_init([elements.current(i) for i in others])
+
+    def _incremental_init(self, fresh: Sequence[Formula], needs: bytearray, start: int, stop: int) -> bool:
+        """Whether the bookkeeping can take the new elements ``fresh`` (replacing ``[start:stop]``).
+
+        Elements that are neither plain atoms nor function values are checked with the others, again on
+        every version, except where their checks read what the bookkeeping does not keep: a timed
+        literal or a ``oneof`` / ``unknown`` makes facts uncertain, and in a contingent problem an
+        ``(and ...)`` lists facts the duplicate check must see."""
+        contingent = bool(CONTINGENT_REQUIREMENTS & self.requirements)
+        for element in fresh:
+            kind = type(element)
+            if kind is Atom or kind is Comparison:
+                continue
+            if contingent or kind is TimedLiteral or any(
+                    isinstance(node, (Modal, TimedLiteral)) for node in walk(element)):
+                return False
+        return not contingent or (OTHER not in needs[:start] and OTHER not in needs[stop:])
 
     def clean(self, atom: Atom) -> bool:
         """Whether an atom's predicate is declared with its arity and every argument is a declared object
