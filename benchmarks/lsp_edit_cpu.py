@@ -65,19 +65,22 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
             return current[:middle] + "(clear b" + current[middle:]
         return current[:open_at] + str(i % 10) + current[open_at:]
 
-    typed = "clear b"
+    def bracket_closed(where: int, typed: str) -> Callable[[str, int], str]:
+        def edit(current: str, i: int) -> str:
+            # typed in an editor that closes brackets: `()` first, then the letters inside it
+            if i == 0:
+                return current[:where] + "()" + current[where:]
+            at = where + i  # after the `(` and the i - 1 letters typed so far
+            return current[:at] + (typed[i - 1] if i <= len(typed) else str(i % 10)) + current[at:]
+        return edit
 
-    def fact_bracket_closed(current: str, i: int) -> str:
-        # the same fact typed in an editor that closes brackets: `()` first, then the letters inside it
-        if i == 0:
-            return current[:middle] + "()" + current[middle:]
-        at = middle + i  # after the `(` and the i - 1 letters typed so far
-        return current[:at] + (typed[i - 1] if i <= len(typed) else str(i % 10)) + current[at:]
+    first_goal = text.index("(", goal_start)
 
     assert goal > init
     return {"a fact inserted at the start of `:init`": fact_at_start,
             "a letter typed into a fact left open": fact_left_open,
-            "a fact typed into the `()` the editor closed": fact_bracket_closed,
+            "a fact typed into the `()` the editor closed": bracket_closed(middle, "clear b"),
+            "a goal atom typed into the `()` the editor closed": bracket_closed(first_goal, "on b"),
             "a fact inserted in the middle of `:init`": fact_in_middle,
             "a goal atom inserted at the start of `:goal`": goal_at_start,
             "a goal atom inserted at the end of `:goal`": goal_at_end,

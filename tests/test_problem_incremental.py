@@ -71,7 +71,7 @@ GOALS = [
     "(exists (?x - block) (clear ?x))", "(or (clear a) (clear b))", "(> (weight a) 2)", "(on b c)",
     "(not (on b c))", "(when (clear a) (clear b))",
 ]
-RARE_GOALS = ["(and (clear a) (clear d))"]
+RARE_GOALS = ["(and (clear a) (clear d))", "()", "(and)"]
 
 
 def render(objects: list[str], facts: list[str], goals: list[str], flat: bool) -> str:
@@ -182,6 +182,25 @@ def test_elements_that_are_not_atoms_are_checked_as_from_scratch(domain_index: i
              render(["a b - block"], [*facts[:2], added, *facts[2:]], goals, True),
              render(["a b - block"], [*facts[:2], added, "(clear b)", *facts[2:]], goals, True),
              render(["a b - block"], facts, goals, True)]
+    parsed: ParsedDocument | None = None
+    for text in texts:
+        parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None
+                  else parse_document("p.pddl", text))
+        assert isinstance(parsed.problem, Problem)
+        same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
+
+
+@pytest.mark.parametrize("added", ["()", "(and)", "(and (not (fixed b)))", "(and (clear b) (fixed a))"])
+def test_goal_conjuncts_that_are_conjunctions_are_checked_as_from_scratch(added: str) -> None:
+    """A `()` typed into the goal (a bracket-closing editor's first keystroke) is checked with the goal's
+    other formulas; a conjunction with literals, whose literals are the goal's own, from scratch."""
+    domain = DOMAINS[0]
+    checker = ProblemChecker()
+    goals = ["(fixed b)", "(clear a)", "(on a b)"]
+    texts = [render(["a b - block"], ["(clear a)"], goals, True),
+             render(["a b - block"], ["(clear a)"], [*goals[:2], added, *goals[2:]], True),
+             render(["a b - block"], ["(clear a)"], [*goals[:2], added, "(on b a)", *goals[2:]], True),
+             render(["a b - block"], ["(clear a)"], goals, True)]
     parsed: ParsedDocument | None = None
     for text in texts:
         parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None

@@ -282,7 +282,7 @@ class _IncrementalCheck(_ProblemCheck):
         originals = conjuncts.originals()
         start, old_stop, new_stop = _changed(old.conjuncts.originals(), originals)
         fresh = originals[start:new_stop]
-        if any(type(c) is And for c in fresh):
+        if any(type(c) is And and c.args for c in fresh):  # its literals are the goal's: from scratch
             super().check_goal(goal)
             return
         keys, bits, positive = old.keys, old.bits, old.positive
