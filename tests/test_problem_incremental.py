@@ -163,6 +163,17 @@ def test_planted_errors_are_found_after_edits() -> None:
     assert checker.check(parsed.problem, domain) == []  # type: ignore[arg-type]
 
 
+def _agree_on_each(texts: list[str], domain: Domain | None) -> None:
+    """Each version, parsed incrementally from the one before, gets a check from scratch's diagnostics."""
+    checker = ProblemChecker()
+    parsed: ParsedDocument | None = None
+    for text in texts:
+        parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None
+                  else parse_document("p.pddl", text))
+        assert isinstance(parsed.problem, Problem)
+        same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
+
+
 @pytest.mark.parametrize(("domain_index", "added"), [
     (3, "(and (clear a))"),  # contingent: the atoms in `and` are facts, duplicates of the plain ones
     (3, "(oneof (clear a) (clear b))"),
@@ -175,19 +186,13 @@ def test_elements_that_are_not_atoms_are_checked_as_from_scratch(domain_index: i
     """An element typed into `:init` that is neither an atom nor a function value, in a problem whose
     bookkeeping is reused: the diagnostics are a check from scratch's, before and after it goes."""
     domain = DOMAINS[domain_index]
-    checker = ProblemChecker()
     facts = ["(clear a)", "(fixed b)", "(on a b)"]
     goals = ["(fixed b)", "(clear a)"]
     texts = [render(["a b - block"], facts, goals, True),
              render(["a b - block"], [*facts[:2], added, *facts[2:]], goals, True),
              render(["a b - block"], [*facts[:2], added, "(clear b)", *facts[2:]], goals, True),
              render(["a b - block"], facts, goals, True)]
-    parsed: ParsedDocument | None = None
-    for text in texts:
-        parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None
-                  else parse_document("p.pddl", text))
-        assert isinstance(parsed.problem, Problem)
-        same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
+    _agree_on_each(texts, domain)
 
 
 @pytest.mark.parametrize("added", ["()", "(and)", "(and (not (fixed b)))", "(and (clear b) (fixed a))"])
@@ -195,18 +200,12 @@ def test_goal_conjuncts_that_are_conjunctions_are_checked_as_from_scratch(added:
     """A `()` typed into the goal (a bracket-closing editor's first keystroke) is checked with the goal's
     other formulas; a conjunction with literals, whose literals are the goal's own, from scratch."""
     domain = DOMAINS[0]
-    checker = ProblemChecker()
     goals = ["(fixed b)", "(clear a)", "(on a b)"]
     texts = [render(["a b - block"], ["(clear a)"], goals, True),
              render(["a b - block"], ["(clear a)"], [*goals[:2], added, *goals[2:]], True),
              render(["a b - block"], ["(clear a)"], [*goals[:2], added, "(on b a)", *goals[2:]], True),
              render(["a b - block"], ["(clear a)"], goals, True)]
-    parsed: ParsedDocument | None = None
-    for text in texts:
-        parsed = (reparse_document(parsed, "p.pddl", text) if parsed is not None
-                  else parse_document("p.pddl", text))
-        assert isinstance(parsed.problem, Problem)
-        same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
+    _agree_on_each(texts, domain)
 
 
 def _large(facts: int) -> str:
