@@ -4,11 +4,12 @@ Starts ``plansight serve`` as a subprocess (stdio), opens a domain and a problem
 diagnostics from ``didOpen``, and from the moment the server process was started: what a user waits
 for after opening the editor), then makes N small edits to the problem (each inserts one more fact
 into :init, sent as an incremental change the way an editor sends them) and waits, after each edit,
-for diagnostics of exactly that version. Reports the open time and p50/p95/max per problem size, and
-the server process's CPU time (user + system, from ``/proc``) per edit, which the machine's load moves
-far less than the wall clock.
+for diagnostics of exactly that version. With ``--typing`` each edit is one keystroke instead, typing
+facts character by character the way VS Code sends them (``keystrokes``). Reports the open time and
+p50/p95/max per problem size, and the server process's CPU time (user + system, from ``/proc``) per
+edit, which the machine's load moves far less than the wall clock.
 
-    python benchmarks/lsp_latency.py [--edits 50] [--json OUT]
+    python benchmarks/lsp_latency.py [--edits 50] [--typing] [--json OUT]
 """
 
 from __future__ import annotations
@@ -50,7 +51,26 @@ class Watcher:
             future.set_result(time.perf_counter())
 
 
-async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
+def keystrokes(count: int) -> list[tuple[int, str]]:
+    """``count`` keystrokes typing facts ``(clear bN)`` one after another before the first fact of
+    `:init`, as VS Code sends them: `(` arrives with the `)` it closes, the letters go between, the typed
+    `)` only steps over the closing one (no change at all), then a space. (column, text) per change."""
+    changes: list[tuple[int, str]] = []
+    column, n = 4, 0
+    while len(changes) < count:
+        changes.append((column, "()"))
+        column += 1
+        for letter in f"clear b{n % 50}":
+            changes.append((column, letter))
+            column += 1
+        column += 1  # over the `)`
+        changes.append((column, " "))
+        column += 1
+        n += 1
+    return changes[:count]
+
+
+async def measure(size: int, edits: int, folder: Path, typing: bool = False) -> dict[str, float]:
     domain = folder / "domain.pddl"
     domain.write_text(BLOCKSWORLD)
     problem = folder / f"problem-{size}.pddl"
@@ -84,13 +104,16 @@ async def measure(size: int, edits: int, folder: Path) -> dict[str, float]:
     assert server is not None
     cpu_before = _cpu_seconds(server.pid)
     line = text.splitlines().index("  (:init") + 1  # the first fact's line
+    keys = keystrokes(edits) if typing else [(4, f"(clear b{i % 50}) ") for i in range(edits)]
     latencies = []
-    for i in range(edits):
+    for i, (column, inserted) in enumerate(keys):
         version = i + 2
-        # a fresh fact each time: (clear bN) with a new N, inserted before the first fact
+        # whole facts: a fresh fact each time, (clear bN) with a new N, inserted before the first fact;
+        # typing: one keystroke each, as an editor that closes brackets sends them
         change = lsp.TextDocumentContentChangePartial(
-            range=lsp.Range(lsp.Position(line=line, character=4), lsp.Position(line=line, character=4)),
-            text=f"(clear b{i % 50}) ",
+            range=lsp.Range(lsp.Position(line=line, character=column),
+                            lsp.Position(line=line, character=column)),
+            text=inserted,
         )
         done = watcher.expect(uri, version)
         start = time.perf_counter()
@@ -128,11 +151,11 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def main_async(edits: int) -> dict[str, dict[str, float]]:
+async def main_async(edits: int, typing: bool) -> dict[str, dict[str, float]]:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, size in (("2 KB problem", 2_000), ("1 MB problem", 1_000_000)):
-            results[label] = await measure(size, edits, Path(tmp))
+            results[label] = await measure(size, edits, Path(tmp), typing)
     return results
 
 
@@ -142,8 +165,10 @@ def main() -> int:
     )
     parser.add_argument("--edits", type=int, default=50)
     parser.add_argument("--json", type=Path)
+    parser.add_argument("--typing", action="store_true",
+                        help="one keystroke per edit, typing facts character by character")
     args = parser.parse_args()
-    results = asyncio.run(main_async(args.edits))
+    results = asyncio.run(main_async(args.edits, args.typing))
     print(f"{'workload':<16}{'bytes':>10}{'start ms':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}"
           f"{'max ms':>10}{'cpu/edit':>10}")
     for label, row in results.items():
