@@ -7,8 +7,11 @@ encoding. A range request (the visible part of a large problem) encodes only tha
 
 Whole-document answers carry a result id, and the last one of each open document is kept with the
 tokens it was made from: after an edit the next answer is computed from it
-(``analyses/editing/semantic_token_edits.py``: only the edited lines scanned again, only the tokens that
-changed encoded again), and a ``full/delta`` request naming that id gets back just the edit of the integer
+(``analyses/editing/semantic_token_edits.py``: when the parse says the edit touched only elements of
+``:init`` or the goal and the symbol index was updated without a change of declarations, only the edited
+lines are coloured again and the tokens after them are the previous ones, moved; otherwise the names come
+from the whole index, the edited lines alone are scanned again and only the tokens that changed encoded
+again), and a ``full/delta`` request naming that id gets back just the edit of the integer
 array instead of the whole array (about 700,000 integers for a 1 MB problem), which is what VS Code asks
 for after each change once the server offers it.
 """
@@ -109,7 +112,8 @@ class SemanticTokensFeature(ServerFeature):
             else:
                 index = index_of(context) if context.parsed.model is not None else None
                 if previous is not None:
-                    tokens, edit = update_document(previous.tokens, context.text, index, encoding)
+                    tokens, edit = update_document(previous.tokens, context.text, index, encoding,
+                                                   context.parsed.derived)
                 else:
                     tokens, edit = encode_document(context.text, index, encoding), None
                 answer = _Answer(str(next(self._ids)), versions, tokens)

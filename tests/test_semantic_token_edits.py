@@ -4,20 +4,26 @@ previous encoding into the new one."""
 
 from __future__ import annotations
 
+import random
+import re
+from dataclasses import dataclass
+from pathlib import Path
+
 from corpus import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from plansight.analyses.editing.semantic_token_edits import (
     ArrayEdit,
+    EncodedTokens,
     apply_edit,
     changed_region,
     encode_document,
     update_document,
 )
 from plansight.analyses.editing.semantic_tokens import TOKEN_TYPES, encode, semantic_tokens
-from plansight.analyses.editing.symbols import SymbolIndex, build_index
-from plansight.analyses.syntax.documents import parse_document
+from plansight.analyses.editing.symbols import SymbolIndex, build_index, update_index
+from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
 
 SAMPLES = sorted(p for p in EXAMPLES.rglob("*.pddl") if p.stat().st_size < 6000)[:40]
 PIECES = ["(", ")", " ", "\n", "\r\n", "\r", "\t", ";", "; note\n", "and", "(and ", "(\n  and", "at start",
@@ -98,3 +104,185 @@ def test_the_same_text_indexed_again_needs_no_edit() -> None:
     before = encode_document(text, index_of(name, text))
     after, edit = update_document(before, text, index_of(name, text))
     assert edit is None and after.data == before.data and after.data
+
+
+# --- the server's way: each version parsed from the previous one, its index updated from the previous one's
+
+PAIRS = sorted((problem, problem.parent / "domain.pddl") for problem in EXAMPLES.glob("*/p*.pddl")
+               if (problem.parent / "domain.pddl").exists())
+ROUGH_PIECES = ["(", ")", " ", "\n", "; note\n", ";", "(at ", "(not ", "(and ", "?x", "x", "3", "é", "😀",
+                ":init", "(:objects extra)", "extra", " - t", "(= (f a) 2)", "(preference p1 (q a))"]
+TYPED_PIECES = [" ", "\n    ", "; note\n", "(at home office)", "(open case) ", "(in ?p case)",
+                "(not (at case home))", "(at ?p office)", "(forall (?y) (at ?y home))", "(and)", "()",
+                "(at )", "(exists (?z - t) (on ?z ?z))", "(on b1 b2)"]
+"""what typing in an editor that closes brackets inserts between two elements of a list"""
+
+
+@dataclass
+class Version:
+    """One version of a problem as the server holds it: its parse (from the previous parse) and its index
+    (updated from the previous index when :func:`update_index` can)."""
+
+    parsed: ParsedDocument
+    index: SymbolIndex | None
+
+
+def indexed(parsed: ParsedDocument, domain: ParsedDocument, base: Version | None) -> SymbolIndex | None:
+    if parsed.model is None:
+        return None
+    derived = parsed.derived
+    if base is not None and base.index is not None and derived is not None \
+            and derived.previous_text == base.parsed.text:
+        updated = update_index(base.index, parsed.model, derived.splice)
+        if updated is not None:
+            return updated
+    return build_index(parsed.model, "p.pddl", domain=domain.domain, domain_path="d.pddl")
+
+
+def next_version(version: Version, text: str, domain: ParsedDocument) -> Version:
+    parsed = reparse_document(version.parsed, "p.pddl", text, lazy=True)
+    return Version(parsed, indexed(parsed, domain, version))
+
+
+def fresh(text: str, domain: ParsedDocument, encoding: str) -> list[int]:
+    parsed = parse_document("p.pddl", text)
+    index = build_index(parsed.model, "p.pddl", domain=domain.domain, domain_path="d.pddl") \
+        if parsed.model is not None else None
+    return encode(text, semantic_tokens(text, index), encoding)
+
+
+def in_sections(text: str, where: float, between: bool) -> int:
+    """An offset inside ``:init`` or ``:goal`` most of the time, where the names keep their meaning;
+    with ``between``, one between two elements of a list."""
+    starts = [at for at in (text.find("(:init"), text.find("(:goal")) if at >= 0]
+    if not starts:
+        return round(where * len(text))
+    begin = min(starts)
+    at = begin + round(where * (len(text) - begin))
+    if between:  # just before a `(` that follows a `)`, which opens no section
+        for match in re.finditer(r"\)\s*(\()[^:]", text[at:]):
+            return at + match.start(1)
+    return at
+
+
+def random_edit(text: str, rng: random.Random) -> str:
+    """Mostly what typing in an editor that closes brackets does between two elements of a list; now
+    and then anything anywhere."""
+    if rng.random() < 0.9:
+        start = in_sections(text, rng.random(), True)
+        removed, pieces = 0, rng.choices(TYPED_PIECES, k=rng.randint(0, 2))
+    else:
+        where = rng.random()
+        start = round(where * len(text)) if rng.random() < 0.5 else in_sections(text, where, False)
+        removed, pieces = rng.choice([0, 1, 2, 5, 12, 40]), rng.choices(ROUGH_PIECES, k=rng.randint(0, 3))
+    return text[:start] + "".join(pieces) + text[start + removed:]
+
+
+@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PAIRS), st.sampled_from(["utf-16", "utf-8", "utf-32"]), st.integers(0, 2**32))
+def test_updates_along_the_servers_parse_and_index_chain_are_fresh_computations(
+        pair: tuple[Path, Path], encoding: str, seed: int) -> None:
+    problem, domain_path = pair
+    rng = random.Random(seed)
+    domain = parse_document("d.pddl", domain_path.read_text(encoding="utf-8"))
+    text = problem.read_text(encoding="utf-8")
+    version = Version(parse_document("p.pddl", text), None)
+    version = Version(version.parsed, indexed(version.parsed, domain, None))
+    state = encode_document(text, version.index, encoding)
+    for _ in range(10):
+        text = random_edit(text, rng)
+        version = next_version(version, text, domain)
+        if rng.random() < 0.25:
+            continue  # a version the editor never asked tokens for (typing fast): the next update skips it
+        updated, edit = update_document(state, text, version.index, encoding, version.parsed.derived)
+        assert updated.data == fresh(text, domain, encoding), text
+        assert apply_edit(state.data, edit) == updated.data
+        assert updated.arrays().tuples() == semantic_tokens(text, version.index)
+        state = updated
+
+
+def long_problem(facts: int) -> str:
+    init = "".join(f"    (on b{i} b{i + 1})\n" for i in range(facts))
+    return (f"(define (problem p) (:domain d)\n  (:objects {' '.join(f'b{i}' for i in range(facts + 1))})\n"
+            f"  (:init\n{init}  )\n  (:goal (and (on b1 b0) (forall (?x) (on ?x b0)))))\n")
+
+
+LONG_DOMAIN = "(define (domain d) (:predicates (on ?x ?y) (clear ?x)))"
+
+
+def chain(texts: list[str], encoding: str = "utf-16") -> tuple[list[EncodedTokens], list[ArrayEdit | None]]:
+    """The tokens of each text, each from the previous one's, with the parses and indexes the server
+    would hold (every text parsed from the one before)."""
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", texts[0])
+    version = Version(parsed, indexed(parsed, domain, None))
+    states, edits = [encode_document(texts[0], version.index, encoding)], []
+    for text in texts[1:]:
+        version = next_version(version, text, domain)
+        state, edit = update_document(states[-1], text, version.index, encoding, version.parsed.derived)
+        assert state.data == fresh(text, domain, encoding)
+        assert apply_edit(states[-1].data, edit) == state.data
+        states.append(state)
+        edits.append(edit)
+    return states, edits
+
+
+def test_typing_in_a_long_init_keeps_the_tokens_after_the_edit_without_recomputing_them() -> None:
+    text = long_problem(3000)
+    at = text.index("(on b1500 ")
+    texts = [text]
+    # brackets closed as an editor closes them: each version parses incrementally
+    for piece in ("()", "(c)", "(clear)", "(clear )", "(clear b7)", "(clear b7)\n    ", "(clear b7) "):
+        texts.append(text[:at] + piece + text[at:])
+    states, edits = chain(texts)
+    assert all(state.lexical is None for state in states[1:])  # the edited lines only were scanned
+    assert all(len(state.shifts) <= 2 for state in states)  # the tokens after the edit moved lazily
+    last = edits[-1]
+    assert last is not None and len(last.data) <= 15 and last.delete_count <= 15
+
+
+def test_edits_at_the_start_and_at_the_end_of_the_file() -> None:
+    text = long_problem(200)
+    states, _ = chain([text, " " + text, "\n; head\n" + text, "\n; head\n" + text + "\n", "\n; head\n" + text
+                       + " ; tail", text[:-2]])
+    # every step checked against a fresh computation in `chain`; after the closing bracket nothing moves,
+    # so the tokens there are those of the edited line alone
+    assert [state.lexical is None for state in states] == [False, False, False, True, True, False]
+
+
+def test_edits_in_the_goal_and_several_changes_in_one_version() -> None:
+    text = long_problem(400)
+    goal = text.index("(forall")
+    in_goal = text[:goal] + "(on b3 b4) " + text[goal:]
+    at, later = in_goal.index("(on b10 "), in_goal.index("(on b300 ")
+    two_places = in_goal[:at] + "(clear b2) " + in_goal[at:later] + "(clear b9) " + in_goal[later:]
+    renamed_variable = two_places.replace("(forall (?x) (on ?x b0))", "(forall (?y) (on ?x b0))")
+    states, _ = chain([text, in_goal, two_places, renamed_variable])
+    assert states[1].lexical is None  # a goal element added: the names of the goal's other elements stand
+
+
+def test_an_edit_that_declares_recolours_the_uses_after_it() -> None:
+    text = long_problem(100)
+    added = text.replace("(:objects b0", "(:objects c9 b0").replace("(on b50 b51)", "(on c9 b51)")
+    renamed = added.replace("(:objects c9", "(:objects c8")
+    states, _ = chain([text, text.replace("(on b50 b51)", "(on c9 b51)"), added, renamed])
+    c9 = [TOKEN_TYPES[kind] for (s, e, kind, _) in states[2].arrays().tuples() if added[s:e] == "c9"]
+    assert c9 == ["variable", "variable"]  # declared, then used in :init: an object now
+    gone = [TOKEN_TYPES[kind] for (s, e, kind, _) in states[3].arrays().tuples() if renamed[s:e] == "c9"]
+    assert gone == ["enumMember"]  # its declaration renamed: the use resolves to no object any more
+
+
+def test_a_burst_of_versions_the_editor_never_asked_for() -> None:
+    text = long_problem(300)
+    at = text.index("(on b100 ")
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    state = encode_document(text, version.index)
+    for step in range(1, 6):  # five keystrokes, tokens asked after the last only
+        text = text[:at] + "x" + text[at:]
+        at += step % 2 * 40
+        version = next_version(version, text, domain)
+    updated, edit = update_document(state, text, version.index, "utf-16", version.parsed.derived)
+    assert updated.data == fresh(text, domain, "utf-16")
+    assert apply_edit(state.data, edit) == updated.data

@@ -7,24 +7,37 @@ before it are unchanged, those after it keep their relative encoding (only the f
 against its new predecessor). This module rebuilds the token array of the new text that way and
 returns the one edit of the integer array that turns the old answer into the new one.
 
-Nothing is assumed about what the edit changed in the *meaning* of names: a declaration added in
-``:objects`` recolours every use of the name further down. The names come from the new version's
-symbol index every time (a few C-level passes over its occurrences); what is saved is the lexical
-scan of the whole text (only the edited lines are scanned again) and the encoding, which is redone
-only for the tokens that differ from the previous ones; those before and after the change are found
-by comparing whole runs of the arrays, which runs in C. The result is exactly what a fresh
+Nothing is assumed lightly about what the edit changed in the *meaning* of names: a declaration added in
+``:objects`` recolours every use of the name further down. Two cases:
+
+* The edit touched only elements of ``:init`` or of the goal's conjunction, and the new version's
+  symbol index was updated from the one the previous answer used (:func:`update_index` keeps the very
+  declaration tables, which it does only when no declaration changed; a full build makes new ones).
+  Then every name outside the re-parsed stretch (the parse's ``Derivation.splice``) means what it
+  meant: only the tokens of the edited lines are computed again (from the index, in that range, and a
+  lexical scan), those before are kept and those after are the previous ones, moved. Their offsets
+  are moved lazily (a few runs, each with its shift), so an edit near the start of a 1 MB problem does
+  not rewrite 140,000 offsets; the cost is that of the edited lines plus copying the integer array.
+* Anything else (a declaration, a section, the partner's version, a text derived from an older
+  version than the previous answer's): the names come from the new version's whole index, and the
+  lexical scan is redone only on the edited lines; the tokens before and after the change are found by
+  comparing whole runs of the arrays, which runs in C, and only those that differ are encoded again.
+
+Either way the result is exactly what a fresh
 :func:`~plansight.analyses.editing.semantic_tokens.encode` of the new text gives (checked by the
-property tests over random edits).
+property tests over random edits, ``tests/test_semantic_token_edits.py``).
 """
 
 from __future__ import annotations
 
 import bisect
 from array import array
-from collections.abc import Sequence
+from collections.abc import MutableSequence, Sequence
 from dataclasses import dataclass
-from operator import sub
+from itertools import repeat
+from operator import add, sub
 
+from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.semantic_tokens import (
     Token,
     TokenArrays,
@@ -33,6 +46,11 @@ from plansight.analyses.editing.semantic_tokens import (
     token_arrays,
 )
 from plansight.analyses.editing.symbols import Occurrence, SymbolIndex
+from plansight.analyses.syntax.documents import Derivation
+
+Shifts = tuple[tuple[int, int], ...]
+"""``(first, shift)`` pairs, ``first`` increasing: the stored offsets of the tokens from ``first`` on (up
+to the next pair's) are to be moved by ``shift``; none before the first pair"""
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,11 +59,22 @@ class EncodedTokens:
 
     text: str
     encoding: str
-    lexical: list[Token]
-    """the raw lexical tokens of ``text`` (before names hide some), reused outside the edited lines"""
+    lexical: list[Token] | None
+    """the raw lexical tokens of ``text`` (before names hide some), reused outside the edited lines;
+    None after an update that scanned only the edited lines (a later full update scans the text)"""
     tokens: TokenArrays
+    """the tokens as stored: their start and end offsets still to be moved by ``shifts``
+    (:meth:`arrays` gives them moved)"""
     data: list[int]
-    """the LSP encoding of ``tokens``"""
+    """the LSP encoding of the tokens"""
+    shifts: Shifts = ()
+    tables: tuple[object, object] | None = None
+    """the declaration tables of the index the names came from (compared by identity: an index updated
+    without a change of declarations keeps them, a full build makes new ones)"""
+
+    def arrays(self) -> TokenArrays:
+        """The tokens with their offsets moved: the real columns."""
+        return _settled(self.tokens, self.shifts)
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,22 +90,31 @@ def encode_document(text: str, index: SymbolIndex | None, encoding: str = "utf-1
     """The tokens of a whole document, from scratch."""
     lexical = lexical_tokens(text)
     tokens = _packed(token_arrays(_occurrences(index), lexical))
-    return EncodedTokens(text, encoding, lexical, tokens, encode_arrays(text, tokens, encoding))
+    return EncodedTokens(text, encoding, lexical, tokens, encode_arrays(text, tokens, encoding),
+                         tables=_tables(index))
 
 
 def update_document(previous: EncodedTokens, text: str, index: SymbolIndex | None,
-                    encoding: str = "utf-16") -> tuple[EncodedTokens, ArrayEdit | None]:
+                    encoding: str = "utf-16", derived: Derivation | None = None
+                    ) -> tuple[EncodedTokens, ArrayEdit | None]:
     """The tokens of ``text`` (the document after some edit of ``previous.text``, or the same text
     against a changed partner), and the one edit of ``previous.data`` that gives their encoding
-    (``None``: the encoding did not change)."""
+    (``None``: the encoding did not change). ``derived`` is how the parse of ``text`` was made from an
+    earlier one (``ParsedDocument.derived``), if it was."""
     if encoding != previous.encoding or _lone_carriage_return(text) or _lone_carriage_return(previous.text):
         fresh = encode_document(text, index, encoding)
         return fresh, array_edit(previous.data, fresh.data)
+    kept = _names_kept_outside(previous, text, index, derived)
+    if kept is not None and index is not None:
+        return _update_edited_lines(previous, text, index, *kept)
     old_text = previous.text
     prefix, old_end, new_end = changed_region(old_text, text)
-    lexical = _lexical_after_edit(previous.lexical, old_text, text, prefix, old_end, new_end)
+    if previous.lexical is not None:
+        lexical = _lexical_after_edit(previous.lexical, old_text, text, prefix, old_end, new_end)
+    else:
+        lexical = lexical_tokens(text)
     tokens = _packed(token_arrays(_occurrences(index), lexical))
-    old = previous.tokens
+    old = previous.arrays()
     # tokens wholly before the change: same place, same text before them, same encoding
     keep_before = min(_common_prefix(old, tokens), bisect.bisect_right(tokens.ends, prefix))
     # tokens after it: moved by `delta`, written on text that did not change, so their relative encoding
@@ -91,7 +129,179 @@ def update_document(previous: EncodedTokens, text: str, index: SymbolIndex | Non
     tail_from = 5 * min(first_after_old + 1, old_count)
     data = old_data[:5 * keep_before] + window + old_data[tail_from:]
     edit = _trimmed(old_data, 5 * keep_before, tail_from, window)
-    return EncodedTokens(text, encoding, lexical, tokens, data), edit
+    return EncodedTokens(text, encoding, lexical, tokens, data, tables=_tables(index)), edit
+
+
+def _tables(index: SymbolIndex | None) -> tuple[object, object] | None:
+    return None if index is None else (index.declarations, index.visible)
+
+
+def _names_kept_outside(previous: EncodedTokens, text: str, index: SymbolIndex | None,
+                        derived: Derivation | None) -> tuple[int, int] | None:
+    """``[start, stop)`` of ``previous.text`` outside which every name of ``text`` is the previous one
+    (moved by the length difference after it), or None when that is not known for certain.
+
+    Known when the parse of ``text`` was made from ``previous.text`` by re-parsing a run of list
+    elements (``:init``, the goal's conjunction), which declare nothing, and the index of ``text``
+    holds the very declaration tables of the index the previous tokens came from: only
+    :func:`update_index` passes them on, and only when the declarations and everything names resolve
+    to are unchanged (the partners' versions too: the index of another partner is built anew). A
+    name's kind then depends on its element alone, and the elements outside the splice are the
+    previous ones."""
+    if derived is None or index is None or previous.tables is None:
+        return None
+    splice = derived.splice
+    if splice.list is None and splice.elements:
+        return None  # sections, or a problem's object names, parsed again: they may declare
+    declarations, visible = previous.tables
+    if index.declarations is not declarations or index.visible is not visible:
+        return None
+    if not 0 <= splice.start <= splice.stop:
+        return None
+    if splice.delta != len(text) - len(previous.text):
+        # nothing after the splice moved as the text did: right only when nothing follows it (an edit
+        # after the closing bracket of ``(define ...)``, where only blanks and comments may be)
+        occurrences = index.occurrences
+        if splice.elements or splice.start != splice.stop or (
+                occurrences and occurrences[-1].span.start >= splice.stop):
+            return None
+    if derived.previous_text is not previous.text and derived.previous_text != previous.text:
+        return None  # derived from another version than the one these tokens are of
+    return splice.start, splice.stop
+
+
+def _update_edited_lines(previous: EncodedTokens, text: str, index: SymbolIndex, start: int,
+                         stop: int) -> tuple[EncodedTokens, ArrayEdit | None]:
+    """The update when the names outside ``[start, stop)`` of the previous text are known to be the
+    previous ones: the tokens of the lines around that stretch and the text change computed again,
+    the others taken over (those after it moved)."""
+    old_text = previous.text
+    delta = len(text) - len(old_text)
+    prefix, _, new_end = changed_region(old_text, text)
+    if start < stop:
+        prefix, new_end = min(start, prefix), max(stop + delta, new_end)
+    low, high = _rescanned_lines(text, prefix, new_end)
+    old = previous.tokens
+    shifts = previous.shifts
+    old_count = len(old.starts)
+    # tokens of the previous version starting before `low` are unchanged; those from `high - delta` on moved
+    lo = _first_from(old, shifts, low)
+    hi = _first_from(old, shifts, high - delta)
+    window = token_arrays(index.in_range(Span(low, high)), lexical_tokens(text, low, high))
+    count = len(window.starts)
+    columns: list[list[int]] = [list(window.starts), list(window.ends), list(window.types),
+                                list(window.modifiers)]
+    if lo > 0:  # the token the window is encoded against
+        before = _token(old, shifts, lo - 1)
+        for column, value in zip(columns, before, strict=True):
+            column.insert(0, value)
+    if hi < old_count:  # the first token after the window, encoded again against its new predecessor
+        after = _token(old, shifts, hi)
+        for column, value in zip(columns, (after[0] + delta, after[1] + delta, after[2], after[3]),
+                                 strict=True):
+            column.append(value)
+    encoded = encode_arrays(text, TokenArrays(*columns), previous.encoding, 1 if lo > 0 else 0)
+    old_data = previous.data
+    tail_from = 5 * min(hi + 1, old_count)
+    data = old_data[:5 * lo] + encoded + old_data[tail_from:]
+    edit = _trimmed(old_data, 5 * lo, tail_from, encoded)
+    tokens = TokenArrays(_spliced(old.starts, lo, hi, window.starts, "i"),
+                         _spliced(old.ends, lo, hi, window.ends, "i"),
+                         _spliced(old.types, lo, hi, window.types, "B"),
+                         _spliced(old.modifiers, lo, hi, window.modifiers, "B"))
+    moved = _spliced_shifts(shifts, lo, hi, count, delta, len(tokens.starts))
+    if len(moved) > _MAX_SHIFTS:
+        tokens, moved = _settled(tokens, moved), ()
+    return EncodedTokens(text, previous.encoding, None, tokens, data, moved, previous.tables), edit
+
+
+def _spliced(column: MutableSequence[int], lo: int, hi: int, middle: Sequence[int], typecode: str
+             ) -> array[int]:
+    """``column`` with its items ``[lo, hi)`` replaced by ``middle``, as machine integers (copied in C)."""
+    packed = column if isinstance(column, array) else array(typecode, column)
+    return packed[:lo] + array(typecode, middle) + packed[hi:]
+
+
+def _rescanned_lines(text: str, start: int, end: int) -> tuple[int, int]:
+    """The stretch of ``text`` whose lexical tokens are scanned again when ``[start, end)`` changed:
+    whole lines, widened past any ``(`` whose keyword may sit on a later line (``(\\n  and``), so that
+    no token reaches across its bounds."""
+    low = _line_start(text, _last_visible_before(text, start))
+    while (before := _last_visible_before(text, low)) >= 0 and text[before] == "(":
+        low = _line_start(text, before)
+    high = _line_end(text, _first_visible_from(text, end))
+    while (last := _last_visible_before(text, high)) >= 0 and text[last] == "(" and high < len(text):
+        high = _line_end(text, _first_visible_from(text, high))
+    return low, high
+
+
+# --- token columns whose offsets are moved lazily ---------------------------------------------------------
+
+_MAX_SHIFTS = 8
+"""past this many runs of moved offsets, they are moved once for all (typing in one place keeps two)"""
+
+
+def _shift_at(shifts: Shifts, at: int) -> int:
+    shift = 0
+    for first, moved in shifts:
+        if first > at:
+            break
+        shift = moved
+    return shift
+
+
+def _runs(shifts: Shifts, count: int) -> list[tuple[int, int, int]]:
+    """``(first, stop, shift)`` of each run of tokens sharing a shift, in order, covering ``count``."""
+    bounds = [(0, 0), *shifts] if not shifts or shifts[0][0] > 0 else list(shifts)
+    return [(first, bounds[i + 1][0] if i + 1 < len(bounds) else count, shift)
+            for i, (first, shift) in enumerate(bounds)]
+
+
+def _first_from(tokens: TokenArrays, shifts: Shifts, offset: int) -> int:
+    """The index of the first token starting at or after ``offset``."""
+    starts = tokens.starts
+    for first, stop, shift in _runs(shifts, len(starts)):
+        if stop > first and starts[stop - 1] + shift >= offset:
+            return bisect.bisect_left(starts, offset - shift, first, stop)
+    return len(starts)
+
+
+def _token(tokens: TokenArrays, shifts: Shifts, at: int) -> Token:
+    shift = _shift_at(shifts, at)
+    return (tokens.starts[at] + shift, tokens.ends[at] + shift, tokens.types[at], tokens.modifiers[at])
+
+
+def _spliced_shifts(shifts: Shifts, lo: int, hi: int, count: int, delta: int, total: int) -> Shifts:
+    """The shifts once the stored tokens ``[lo, hi)`` are replaced by ``count`` tokens stored as they are
+    and those after them moved by ``delta`` more."""
+    pairs = [(first, shift) for first, shift in shifts if first < lo]
+    pairs.append((lo, 0))
+    pairs.append((lo + count, _shift_at(shifts, hi) + delta))
+    pairs.extend((first - hi + lo + count, shift + delta) for first, shift in shifts if first > hi)
+    normal: list[tuple[int, int]] = []
+    for first, shift in pairs:
+        if first >= total:
+            break
+        if normal and normal[-1][0] == first:
+            normal.pop()
+        if (normal[-1][1] if normal else 0) != shift:
+            normal.append((first, shift))
+    return tuple(normal)
+
+
+def _settled(tokens: TokenArrays, shifts: Shifts) -> TokenArrays:
+    """The columns with every offset moved by its shift."""
+    if not shifts:
+        return tokens
+    starts, ends = array("i"), array("i")
+    for first, stop, shift in _runs(shifts, len(tokens.starts)):
+        if shift:
+            starts.extend(map(add, tokens.starts[first:stop], repeat(shift)))
+            ends.extend(map(add, tokens.ends[first:stop], repeat(shift)))
+        else:
+            starts.extend(tokens.starts[first:stop])
+            ends.extend(tokens.ends[first:stop])
+    return TokenArrays(starts, ends, tokens.types, tokens.modifiers)
 
 
 def changed_region(old: str, new: str) -> tuple[int, int, int]:
@@ -136,15 +346,8 @@ def _lone_carriage_return(text: str) -> bool:
 def _lexical_after_edit(previous: list[Token], old_text: str, text: str, prefix: int, old_end: int,
                         new_end: int) -> list[Token]:
     """The lexical tokens of ``text``: the previous ones outside the edited lines (moved after them) and
-    those of the edited lines scanned again. The rescanned stretch is widened to whole lines and past
-    any ``(`` whose keyword may sit on a later line (``(\\n  and``), so no token reaches across its
-    bounds."""
-    start = _line_start(text, _last_visible_before(text, prefix))
-    while (before := _last_visible_before(text, start)) >= 0 and text[before] == "(":
-        start = _line_start(text, before)
-    end = _line_end(text, _first_visible_from(text, new_end))
-    while (last := _last_visible_before(text, end)) >= 0 and text[last] == "(" and end < len(text):
-        end = _line_end(text, _first_visible_from(text, end))
+    those of the edited lines (:func:`_rescanned_lines`) scanned again."""
+    start, end = _rescanned_lines(text, prefix, new_end)
     delta = len(text) - len(old_text)
     old_stop = end - delta
     low = bisect.bisect_left(previous, (start,))
