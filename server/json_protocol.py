@@ -5,8 +5,10 @@ The answers that scale with the file are large: the semantic tokens of a 1 MB pr
 700,000 integers, a whole-document formatting edit is a 1 MB string. The standard library's encoder
 spends ~110 ms on such a token array (one ``int.__repr__`` per number); ``orjson`` writes the same
 bytes in ~13 ms. The message is still unstructured by pygls's own cattrs converter, so what is sent
-is identical in content; anything ``orjson`` refuses (an integer beyond 64 bits, say) falls back to
-pygls's ``json.dumps`` path, and without ``orjson`` installed nothing changes at all.
+is identical in content (a large semantic-token array excepted: the converter would only copy it, so
+the handler's list is handed to ``orjson`` as it is); anything ``orjson`` refuses (an integer beyond
+64 bits, say) falls back to pygls's ``json.dumps`` path, and without ``orjson`` installed nothing
+changes at all.
 
 Incoming, each message body the transport's decoder (``framing.py``) delimits is decoded and checked
 here (``rpc_envelope.py``) before pygls sees it, so that a body that is not JSON, an object that is not
@@ -24,6 +26,7 @@ from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
+import attrs
 from cattrs import transform_error
 from cattrs.errors import ClassValidationError
 from lsprotocol import types
@@ -59,6 +62,8 @@ logger = logging.getLogger(__name__)
 CURRENT_REQUEST: ContextVar[MessageId | None] = ContextVar("plansight_current_request", default=None)
 """The id of the request whose handler is running (``None`` outside a request handler)."""
 _PENDING_WRITES: set[asyncio.Future[Any]] = set()
+_LARGE_TOKEN_ARRAY = 10_000
+"""integers of a semantic-token answer from which :meth:`FastJsonProtocol._with_token_data` pays"""
 
 
 def _why(error: Exception) -> str:
@@ -158,12 +163,26 @@ class FastJsonProtocol(DocumentSyncProtocol):
         when the request's id cannot be read (lsprotocol's message type would leave ``id`` out)."""
         self._send_data({"jsonrpc": "2.0", "id": msg_id, "error": {"code": code, "message": message}})
 
+    def _with_token_data(self, data: Any) -> Any:
+        """The message as cattrs unstructures it, except that a large semantic-token array goes to
+        ``orjson`` as the very list the handler returned: the converter would copy its ~700,000
+        integers one by one first. The rest of the message (key order included) is the converter's
+        own, so the bytes are the same (``tests/test_server_send_path.py``)."""
+        result = getattr(data, "result", None)
+        if not isinstance(result, types.SemanticTokens) or len(result.data) < _LARGE_TOKEN_ARRAY:
+            return data
+        message = self._serialize_message(attrs.evolve(data, result=attrs.evolve(result, data=[])))
+        if not isinstance(message, dict) or message.get("result", {}).get("data") != []:
+            return data
+        message["result"]["data"] = result.data
+        return message
+
     def _send_data(self, data: Any) -> None:
         if orjson is None or not data or self.writer is None:
             super()._send_data(data)
             return
         try:
-            body = orjson.dumps(data, default=self._serialize_message)
+            body = orjson.dumps(self._with_token_data(data), default=self._serialize_message)
         except (TypeError, orjson.JSONEncodeError):
             super()._send_data(data)
             return

@@ -67,3 +67,26 @@ def test_what_orjson_refuses_goes_through_the_standard_encoder() -> None:
     headers, body = _sent(protocol)
     assert json.loads(body)["result"]["data"] == [huge]
     assert int(headers["Content-Length"]) == len(body)
+
+
+def test_a_large_token_array_handed_to_orjson_as_it_is_gives_the_converters_bytes() -> None:
+    import orjson
+
+    protocol = _protocol()
+    data = [i % 89 for i in range(60_000)]
+    for result in (types.SemanticTokens(data=data, result_id="12"), types.SemanticTokens(data=data)):
+        response = types.SemanticTokensResponse(id=5, result=result)
+        protocol._send_data(response)
+        headers, body = _sent(protocol)
+        assert body == orjson.dumps(protocol._serialize_message(response))  # the converter's message
+        assert int(headers["Content-Length"]) == len(body)
+        assert protocol._with_token_data(response)["result"]["data"] is data  # not copied by cattrs
+    assert result.data is data  # the handler's list is left as it was
+
+
+def test_a_large_token_array_orjson_refuses_goes_through_the_standard_encoder() -> None:
+    protocol = _protocol()
+    data = [*range(20_000), 2 ** 70]
+    protocol._send_data(types.SemanticTokensResponse(id=6, result=types.SemanticTokens(data=data)))
+    _, body = _sent(protocol)
+    assert json.loads(body)["result"]["data"] == data
