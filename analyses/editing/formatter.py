@@ -24,6 +24,7 @@ from __future__ import annotations
 import bisect
 import logging
 import re
+from array import array
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -189,6 +190,57 @@ class _Item:
     own_line_comment: Comment | None = None
 
 
+def independent_items(head: str, context: str) -> bool:
+    """Whether :meth:`Layout.items` makes each element an item of its own, whatever its neighbours
+    (a dash still joins the element after it): no typed runs, no keyword-value pairs, no filled lines."""
+    return not (context == "typed" or head in _TYPED_SECTIONS or head in _DECLARATION_SECTIONS
+                or head in _ACTION_HEADS or head == ":requirements")
+
+
+def _extent(item: _Item) -> tuple[int, int, int]:
+    """Where an item starts, where it ends with its trailing comment, and where its elements end."""
+    if item.own_line_comment is not None:
+        start, end = item.own_line_comment.span
+        return start, end, end
+    start, elements_end = item.elements[0].span[0], item.elements[-1].span[1]
+    return start, elements_end if item.comment is None else item.comment.span[1], elements_end
+
+
+@dataclass(slots=True)
+class ListMarks:
+    """Where the items of one broken form were read and written: per item its source extent (from its
+    first element to its trailing comment), where its elements end, its first and last output line
+    (relative to the form's first line) and the length of its last line before any closing
+    parenthesis of the enclosing forms was added. Plus what decided that the form is broken: an
+    edit that leaves the form broken and touches some items only changes those items' lines."""
+
+    head: str
+    context: str
+    deeper: int
+    column: int
+    always_broken: bool
+    flat_len: int
+    """the form's one-line length (-1: a comment keeps it off one line)"""
+    end: int
+    """where the form ends (after its closing parenthesis)"""
+    starts: array[int]
+    ends: array[int]
+    element_ends: array[int]
+    firsts: array[int]
+    lasts: array[int]
+    last_lens: array[int]
+
+    @classmethod
+    def of(cls, record: list[tuple[_Item, int, int, int]], head: str, context: str, deeper: int,
+           column: int, always_broken: bool, flat: str | None, end: int) -> ListMarks:
+        """The marks of a form's items, each recorded as (item, first line, last line, last length)."""
+        extents = [_extent(item) for item, _, _, _ in record]
+        return cls(head, context, deeper, column, always_broken, -1 if flat is None else len(flat), end,
+                   array("q", [e[0] for e in extents]), array("q", [e[1] for e in extents]),
+                   array("q", [e[2] for e in extents]), array("q", [r[1] for r in record]),
+                   array("q", [r[2] for r in record]), array("q", [r[3] for r in record]))
+
+
 class Layout:
     """One formatting run: the settings and the per-form one-line texts."""
 
@@ -198,6 +250,12 @@ class Layout:
         self.indent = max(0, min(indent, 16))
         self.width = max(20, width)
         self.plan = plan
+        self.lists: dict[int, ListMarks] | None = None
+        """when set, the items of each broken form at the top two levels, by the form's start offset,
+        so that a later version's layout can reuse the lines of the items an edit did not touch
+        (``format_reuse.py``)"""
+        self.head_line_child: dict[int, int] = {}
+        """form start -> the start of the child laid out on its first line (``(:goal (and``)"""
 
     # one-line texts, computed bottom-up without recursion (a deep formula must not overflow the stack)
     def flat(self, root: Form) -> str | None:
@@ -272,6 +330,8 @@ class Layout:
             assert isinstance(child, Form)
             sub_context = "typed" if head in _QUANTIFIERS or head == ":derived" else ""
             sub = self.form(child, column + len(line) + 1, base, sub_context)
+            if self.lists is not None:
+                self.head_line_child[form.span.start] = child.span.start
             line += " " + sub[0]
             lines.append(line)
             lines.extend(sub[1:])
@@ -283,27 +343,48 @@ class Layout:
             taken += 1
         items = list(self.items(children[taken:], head, context))
         prefix = " " * deeper
+        recorded = (self.lists is not None and base <= self.indent and bool(items)
+                    and independent_items(head, context))
+        record: list[tuple[_Item, int, int, int]] | None = [] if recorded else None
         for index, item in enumerate(items):
             if item.blank_before and index > 0:
                 lines.append("")
-            if item.own_line_comment is not None:
-                lines.append(" " * deeper + item.own_line_comment.text)
-                continue
             first_line = len(lines)
-            only = item.elements[0] if len(item.elements) == 1 else None
-            if (isinstance(only, Form) and only.simple and item.comment is None and only.flat
-                    and deeper + len(only.flat) <= self.width):
-                lines.append(prefix + only.flat)  # the bulk of a large problem: one fact per line
+            if item.own_line_comment is not None:
+                lines.append(prefix + item.own_line_comment.text)
             else:
-                lines.extend(self.item(item, deeper, head))
-            if marks is not None and item.elements:
-                marks.append((Span(item.elements[0].span.start, item.elements[-1].span.end),
-                              first_line, len(lines) - 1))
+                only = item.elements[0] if len(item.elements) == 1 else None
+                if (isinstance(only, Form) and only.simple and item.comment is None and only.flat
+                        and deeper + len(only.flat) <= self.width):  # as item_lines() does
+                    lines.append(prefix + only.flat)  # the bulk of a large problem: one fact per line
+                else:
+                    lines.extend(self.item(item, deeper, head))
+                if marks is not None and item.elements:
+                    marks.append((Span(item.elements[0].span.start, item.elements[-1].span.end),
+                                  first_line, len(lines) - 1))
+            if record is not None:
+                record.append((item, first_line, len(lines) - 1, len(lines[-1])))
+        if record is not None and self.lists is not None:
+            self.lists[form.span.start] = ListMarks.of(
+                record, head, context, deeper, column,
+                not form.simple and head in _ALWAYS_BROKEN and len(children) > 1, self.flat(form),
+                form.span.end)
         if ";" in lines[-1]:  # words never hold a `;`: the line ends in a comment
             lines.append(" " * base + ")")
         else:
             lines[-1] += ")"
         return lines
+
+    def item_lines(self, item: _Item, deeper: int, head: str) -> list[str]:
+        """The lines :meth:`form` writes for one of its items (without the blank line before it)."""
+        prefix = " " * deeper
+        if item.own_line_comment is not None:
+            return [prefix + item.own_line_comment.text]
+        only = item.elements[0] if len(item.elements) == 1 else None
+        if (isinstance(only, Form) and only.simple and item.comment is None and only.flat
+                and deeper + len(only.flat) <= self.width):
+            return [prefix + only.flat]
+        return self.item(item, deeper, head)
 
     def names_form(self, words: list[str], base: int, context: str) -> list[str] | None:
         """What :meth:`form` writes for a form of names only (``(:objects b1 ... b25000 - block)``),
@@ -567,25 +648,30 @@ def _lay_out(text: str, indent: int, width: int, plan: bool) -> tuple[list[str],
 
 
 def format_range(text: str, span: Span, indent: int = DEFAULT_INDENT, width: int = DEFAULT_WIDTH,
-                 plan: bool = False, sections: Sequence[Span] = ()) -> TextEdit | None:
+                 plan: bool = False, sections: Sequence[Span] = (),
+                 laid_out: tuple[list[str], list[tuple[Span, int, int]]] | None = None) -> TextEdit | None:
     """One edit that formats the top-level forms overlapping ``span`` (and the comments between
     them), or ``None`` when they are already formatted.
 
     ``sections`` are the spans of the sections of ``define`` in order, as the parser found them: when
     ``span`` touches one of them only, that section alone is laid out (an action of a large grounded
-    domain, the goal of a large problem), with the same result as laying out the whole text."""
-    if sections and not plan:
+    domain, the goal of a large problem), with the same result as laying out the whole text.
+    ``laid_out`` is the whole text's layout, lines and units (:meth:`Layout.document`), when the caller
+    has it already (``format_reuse.py`` keeps it from version to version): nothing is laid out then."""
+    if sections and not plan and laid_out is None:
         alone = _one_section_edit(text, span, indent, width, sections)
         if not isinstance(alone, bool):
             return alone
-    lines, placed = _layout_lines(text, indent, width, plan)
+    lines, placed = _layout_lines(text, indent, width, plan) if laid_out is None else laid_out
+    newline = _newline_of(text)
+    whole = newline.join(lines) + newline if lines else ""  # what format_text() gives
     if plan or not placed:
-        return whole_document_edit(text, format_text(text, indent, width, plan))
+        return whole_document_edit(text, whole)
     for units in (_sections(placed), placed):  # the sections of `define` first, then whole forms
         edit = _range_edit(text, span, units, lines)
         if not isinstance(edit, bool):
             return edit
-    return whole_document_edit(text, format_text(text, indent, width, plan))
+    return whole_document_edit(text, whole)
 
 
 _REST_OF_LINE = re.compile(r"[ \t]*(?:(?P<comment>" + COMMENT + r")|(?P<close>\)[ \t]*))?(?=\r?\n|$)")
