@@ -173,6 +173,8 @@ def relaid(previous: LaidOut, text: str) -> LaidOut | None:
     if define is None or _newline_of(text) != _newline_of(old):
         return None
     start, old_end, new_end = changed(old, text)
+    if _blank_tail(old, start) and _blank_tail(text, start):  # only whitespace after the last token changed
+        return replace(previous, text=text)
     # the item of `define` that strictly contains the change (its parentheses unchanged)
     item = bisect.bisect_left(define.starts, start) - 1
     if item >= 0 and old_end < define.element_ends[item] and old[define.starts[item]] == "(":
@@ -182,6 +184,15 @@ def relaid(previous: LaidOut, text: str) -> LaidOut | None:
             if result is not None:
                 return result
     return _reuse(previous, text, start, old_end, new_end, define, None)
+
+
+def _blank_tail(text: str, start: int) -> bool:
+    """Whether ``text`` holds only whitespace from ``start`` on, and no comment (whose span would take in
+    that whitespace) on the line before ``start``."""
+    if len(text) - start > _BLOCK or text[start:].strip():
+        return False
+    line = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    return ";" not in text[line:start]
 
 
 def _comments_end_inside(text: str, start: int, end: int) -> bool:
