@@ -156,3 +156,40 @@ def test_format_again_keeps_the_layout_for_the_next_version_and_refuses_what_for
     broken = edited.replace("(arm-empty)", "(arm-empty")
     result, none = format_again(again, parse_document("p.pddl", broken))
     assert result.text is None and "syntax error" in result.reason and none is None
+
+
+@pytest.mark.parametrize("piece", ["(clear b1) ", "(clear b1)\n", " ; note\n", "; note\n", "x ", "- ", "\n\n",
+                                   "(clear b1) ; note\n", ")", "(and (p) (q)) "])
+def test_an_insertion_between_a_list_head_and_its_first_item(piece: str) -> None:
+    text = big_problem(random.Random(11), 40, 6)
+    laid = lay_out(text, 2, 100)
+    for head in ("(:init", "(:goal (and", "(:domain blocksworld)"):
+        for at in (text.index(head) + len(head), text.index(head) + len(head) + 1):
+            edited = text[:at] + piece + text[at:]
+            fresh = fresh_or_none(edited, 100)
+            again = relaid(laid, edited)
+            assert (again is None) if fresh is None else (again is None or again.lines == fresh.lines), (head, at)
+            if fresh is not None and again is not None:
+                assert marks_of(again.define) == marks_of(fresh.define)
+                assert [marks_of(m) for m in again.inner] == [marks_of(m) for m in fresh.inner]
+
+
+def test_a_fact_inserted_at_the_start_of_init_is_laid_out_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    text = big_problem(random.Random(2), 2000, 10)
+    laid = lay_out(text, 2, 100)
+    at = text.index("\n", text.index("(:init")) + 1  # where lsp_requests.py --edit init types
+    read: list[int] = []
+    real = formatter.read_tree
+
+    def counting(source: str, start: int = 0, end: int | None = None) -> list[formatter.Element]:
+        read.append((len(source) if end is None else end) - start)
+        return real(source, start, end)
+
+    monkeypatch.setattr(format_reuse, "read_tree", counting)
+    for _ in range(3):
+        text = text[:at] + "(clear b1) " + text[at:]
+        again = relaid(laid, text)
+        assert again is not None and max(read) < 100
+        read.clear()
+        assert again.lines == format_text(text).splitlines()
+        laid = again

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING
 
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing.formatter import (
+    _ONE_CHILD_ON_HEAD_LINE,
     DEFAULT_INDENT,
     DEFAULT_WIDTH,
     Comment,
@@ -133,7 +134,8 @@ def _inner(layout: Layout, marks: ListMarks, item: int) -> ListMarks | None:
         inner = layout.lists.get(layout.head_line_child[start])
     if inner is None:
         return None
-    return replace(inner, end=inner.end - start, starts=_shifted(inner.starts, -start),
+    return replace(inner, end=inner.end - start, items_from=inner.items_from - start,
+                   starts=_shifted(inner.starts, -start),
                    ends=_shifted(inner.ends, -start),
                    element_ends=_shifted(inner.element_ends, -start))
 
@@ -237,9 +239,12 @@ def _reuse(previous: LaidOut, text: str, start: int, old_end: int, new_end: int,
     if last == count and old_end < origin + marks.end - 1:  # between the last item and the `)`
         last = count - 1
         window_end = origin + marks.end - 1
+    window_start = origin + marks.starts[max(first, 0)]
+    at_head = first < 0 and origin + marks.items_from < start and marks.head not in _ONE_CHILD_ON_HEAD_LINE
+    if at_head:  # between the head and the first item: re-read from the change on
+        first, window_start = 0, start
     if first < 0 or last >= count or first > last:
         return None
-    window_start = origin + marks.starts[first]
     if old[window_start] == ";" or not _comments_end_inside(text, window_start, window_end + delta):
         return None
     try:
@@ -248,6 +253,8 @@ def _reuse(previous: LaidOut, text: str, start: int, old_end: int, new_end: int,
         return None
     if not elements or any(isinstance(e, Word) and e.text == "-" for e in elements):
         return None  # a dash joins the element after it into its item, across the window's edge
+    if at_head and not isinstance(elements[0], Form):
+        return None  # a name or a comment there would go on the head's line
     layout = Layout(previous.indent, previous.width, False, text)
     flat_len = marks.flat_len
     if not marks.always_broken:  # still too long for its line, or still holding a comment?

@@ -223,6 +223,9 @@ class ListMarks:
     """the form's one-line length (-1: a comment keeps it off one line)"""
     end: int
     """where the form ends (after its closing parenthesis)"""
+    items_from: int
+    """where the form's head ends (its head word, the names and the form on its first line): the items
+    are what follows"""
     starts: array[int]
     ends: array[int]
     element_ends: array[int]
@@ -232,10 +235,11 @@ class ListMarks:
 
     @classmethod
     def of(cls, record: list[tuple[_Item, int, int, int]], head: str, context: str, deeper: int,
-           column: int, always_broken: bool, flat: str | None, end: int) -> ListMarks:
+           column: int, always_broken: bool, flat: str | None, end: int, items_from: int) -> ListMarks:
         """The marks of a form's items, each recorded as (item, first line, last line, last length)."""
         extents = [_extent(item) for item, _, _, _ in record]
         return cls(head, context, deeper, column, always_broken, -1 if flat is None else len(flat), end,
+                   items_from,
                    array("q", [e[0] for e in extents]), array("q", [e[1] for e in extents]),
                    array("q", [e[2] for e in extents]), array("q", [r[1] for r in record]),
                    array("q", [r[2] for r in record]), array("q", [r[3] for r in record]))
@@ -368,7 +372,7 @@ class Layout:
             self.lists[form.span.start] = ListMarks.of(
                 record, head, context, deeper, column,
                 not form.simple and head in _ALWAYS_BROKEN and len(children) > 1, self.flat(form),
-                form.span.end)
+                form.span.end, children[taken - 1].span[1] if taken else form.span.start + 1)
         if ";" in lines[-1]:  # words never hold a `;`: the line ends in a comment
             lines.append(" " * base + ")")
         else:
