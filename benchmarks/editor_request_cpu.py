@@ -104,6 +104,40 @@ def tokens_along_the_chain(text: str, parsed: Any, index: Any, state: Any, edits
     return rows
 
 
+def formatting_after_edits(text: str, edits: dict[str, str], repeat: int) -> dict[str, float]:
+    """CPU of formatting each edited version: from scratch (what the server did before it kept layouts),
+    and, where the code has it, from the layout of the version before the edit (``format_reuse.py``),
+    with the edits of the changed lines and a range formatting of an init fact read from that layout."""
+    rows: dict[str, float] = {}
+    try:
+        from plansight.analyses.editing.format_reuse import lay_out, relaid
+    except ImportError:
+        lay_out = relaid = None  # type: ignore[assignment]
+    laid = lay_out(text, 2, 100) if lay_out is not None else None
+    for label, edited in edits.items():
+        parsed = parse_document("problem.pddl", edited)
+        rows[f"formatting after an edit ({label}), from scratch: layout + token check"], fresh = best(
+            repeat, lambda parsed=parsed: formatter.format_parsed(parsed))
+        if laid is None or relaid is None:
+            continue
+        rows[f"formatting after an edit ({label}), from the previous layout"], again = best(
+            repeat, lambda edited=edited: relaid(laid, edited))
+        assert again is not None and again.formatted() == fresh.text
+        from plansight.analyses.editing.format_edits import line_edits
+
+        formatted = again.formatted()
+        rows[f"  then the edits of the changed lines ({label})"], _ = best(
+            repeat, lambda edited=edited, formatted=formatted: line_edits(edited, formatted))
+        where = edited.index("(on-table ", 5000)
+        span = Span(where, where + 3)
+        units = (again.lines, again.placed())
+        rows[f"  range formatting of an init fact from that layout ({label})"], edit = best(
+            repeat, lambda edited=edited, units=units, span=span: formatter.format_range(
+                edited, span, laid_out=units))
+        assert edit == formatter.format_range(edited, span)
+    return rows
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -172,6 +206,7 @@ def main() -> int:
         if line_edits is not None:
             rows[f"range formatting of {label}, its section alone"], _ = best(
                 repeat, lambda span=span: formatter.format_range(text, span, sections=sections))
+    rows.update(formatting_after_edits(text, edits, repeat))
     rows.update(lazy_readers(text, parsed, edits["fact inserted at the start of :init"], repeat))
     if update_document is not None:
         rows.update(tokens_along_the_chain(text, parsed, index, state, edits, repeat))
