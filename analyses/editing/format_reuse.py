@@ -25,8 +25,10 @@ from __future__ import annotations
 
 import bisect
 import logging
+import operator
 from array import array
 from dataclasses import dataclass, field, replace
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 from plansight.analyses.diagnostics.spans import Span
@@ -94,8 +96,8 @@ class LaidOut:
         if define is None:
             return list(self.tops)
         line = self.define_line
-        items = [(Span(define.starts[k], define.element_ends[k]), line + define.firsts[k],
-                  line + define.lasts[k]) for k in range(len(define.starts))
+        items = [(Span(define.starts[k], define.elements_end(k)), line + define.firsts[k],
+                  line + define.last_line(k)) for k in range(len(define.starts))
                  if define.firsts[k] > 0 and self.text[define.starts[k]] != ";"]
         return [*self.tops[:self.define_top], *items, *self.tops[self.define_top:]]
 
@@ -135,12 +137,11 @@ def _inner(layout: Layout, marks: ListMarks, item: int) -> ListMarks | None:
     if inner is None:
         return None
     return replace(inner, end=inner.end - start, items_from=inner.items_from - start,
-                   starts=_shifted(inner.starts, -start),
-                   ends=_shifted(inner.ends, -start),
-                   element_ends=_shifted(inner.element_ends, -start))
+                   starts=_shifted(inner.starts, -start))
 
 
 def _shifted(values: array[int], by: int) -> array[int]:
+    """``values`` each moved by ``by`` (a copy either way: the marks are never shared)."""
     return array("q", [v + by for v in values]) if by else array("q", values)
 
 
@@ -179,7 +180,7 @@ def relaid(previous: LaidOut, text: str) -> LaidOut | None:
         return replace(previous, text=text)
     # the item of `define` that strictly contains the change (its parentheses unchanged)
     item = bisect.bisect_left(define.starts, start) - 1
-    if item >= 0 and old_end < define.element_ends[item] and old[define.starts[item]] == "(":
+    if item >= 0 and old_end < define.elements_end(item) and old[define.starts[item]] == "(":
         inner = previous.inner[item]
         if inner is not None:
             result = _reuse(previous, text, start, old_end, new_end, inner, item)
@@ -234,8 +235,10 @@ def _reuse(previous: LaidOut, text: str, start: int, old_end: int, new_end: int,
     line_origin = previous.define_line + (0 if item is None else define.firsts[item])
     count = len(marks.starts)
     first = bisect.bisect_left(marks.starts, start - origin) - 1  # the last item starting before the change
-    last = bisect.bisect_right(marks.ends, old_end - origin)  # the first item ending after it
-    window_end = origin + marks.ends[min(last, count - 1)]
+    last = bisect.bisect_right(marks.starts, old_end - origin)  # the first item ending after the change
+    if last and marks.item_end(last - 1) > old_end - origin:
+        last -= 1
+    window_end = origin + marks.item_end(min(last, count - 1))
     if last == count and old_end < origin + marks.end - 1:  # between the last item and the `)`
         last = count - 1
         window_end = origin + marks.end - 1
@@ -290,7 +293,7 @@ def _reuse(previous: LaidOut, text: str, start: int, old_end: int, new_end: int,
         logger.error("reusing a layout would change the text's tokens; laid out from scratch")
         return None
     old_first = line_origin + first_line
-    old_last = line_origin + marks.lasts[last]
+    old_last = line_origin + marks.last_line(last)
     kept = previous.lines[old_last]
     own_length = marks.last_lens[last]
     if last == count - 1 and (";" in kept[:own_length]) != (";" in lines[-1]):
@@ -311,7 +314,7 @@ def _reuse(previous: LaidOut, text: str, start: int, old_end: int, new_end: int,
         new_inner = _spliced(marks, first, last, record, delta, line_delta, flat_len)
         laid_inner = [*previous.inner[:item], new_inner, *previous.inner[item + 1:]]
         new_define = _grown_item(define, item, delta, line_delta,
-                                 grown if define.lasts[item] + previous.define_line == old_last else 0)
+                                 grown if define.last_line(item) + previous.define_line == old_last else 0)
     tops = [(Span(_moved(s.start, start, old_end, delta), _moved(s.end, start, old_end, delta)),
              f + line_delta if f > old_last else f, e + line_delta if e >= old_last else e)
             for s, f, e in previous.tops]
@@ -326,37 +329,42 @@ def _moved(offset: int, start: int, old_end: int, delta: int) -> int:
 
 def _spliced(marks: ListMarks, first: int, last: int, record: list[tuple[int, int, int, int, int, int]],
              delta: int, line_delta: int, flat_len: int) -> ListMarks:
-    """``marks`` with items ``first`` to ``last`` replaced by the ``record``ed ones and those after them
-    moved by ``delta`` characters and ``line_delta`` lines."""
-    def column(values: array[int], position: int, shift: int) -> array[int]:
+    """``marks`` with items ``first`` to ``last`` replaced by the ``record``ed ones (start, end, end of
+    the elements, first line, last line, last line's length) and those after them moved by ``delta``
+    characters and ``line_delta`` lines."""
+    def column(values: array[int], new: list[int], shift: int = 0) -> array[int]:
         tail = values[last + 1:]
-        moved = array("q", [v + shift for v in tail]) if shift else tail
-        return values[:first] + array("q", [r[position] for r in record]) + moved
+        moved = array("q", map(operator.add, tail, repeat(shift, len(tail)))) if shift else tail
+        return values[:first] + array("q", new) + moved
 
-    return replace(marks, flat_len=flat_len, end=marks.end + delta, starts=column(marks.starts, 0, delta),
-                   ends=column(marks.ends, 1, delta), element_ends=column(marks.element_ends, 2, delta),
-                   firsts=column(marks.firsts, 3, line_delta), lasts=column(marks.lasts, 4, line_delta),
-                   last_lens=column(marks.last_lens, 5, 0))
+    return replace(marks, flat_len=flat_len, end=marks.end + delta,
+                   starts=column(marks.starts, [r[0] for r in record], delta),
+                   lengths=column(marks.lengths, [r[1] - r[0] for r in record]),
+                   element_lengths=column(marks.element_lengths, [r[2] - r[0] for r in record]),
+                   firsts=column(marks.firsts, [r[3] for r in record], line_delta),
+                   heights=column(marks.heights, [r[4] - r[3] for r in record]),
+                   last_lens=column(marks.last_lens, [r[5] for r in record]))
 
 
 def _grown_item(marks: ListMarks, item: int, delta: int, line_delta: int, grown: int) -> ListMarks:
     """``marks`` after item ``item`` grew by ``delta`` characters and ``line_delta`` lines (its last line
     by ``grown`` characters), the items after it moved."""
-    def moved(values: array[int], shift: int, own: bool) -> array[int]:
+    def changed(values: array[int], at: int, by: int) -> array[int]:
         result = array("q", values)
-        if own:
-            result[item] += shift
-        for k in range(item + 1, len(result)):
-            result[k] += shift
+        result[at] += by
         return result
 
-    last_lens = array("q", marks.last_lens)
-    last_lens[item] += grown
-    return replace(marks, end=marks.end + delta, starts=moved(marks.starts, delta, False),
-                   ends=moved(marks.ends, delta, True),
-                   element_ends=moved(marks.element_ends, delta, True),
-                   firsts=moved(marks.firsts, line_delta, False), lasts=moved(marks.lasts, line_delta, True),
-                   last_lens=last_lens)
+    def moved(values: array[int], by: int) -> array[int]:
+        result = array("q", values)
+        for k in range(item + 1, len(result)):
+            result[k] += by
+        return result
+
+    return replace(marks, end=marks.end + delta, starts=moved(marks.starts, delta),
+                   lengths=changed(marks.lengths, item, delta),
+                   element_lengths=changed(marks.element_lengths, item, delta),
+                   firsts=moved(marks.firsts, line_delta), heights=changed(marks.heights, item, line_delta),
+                   last_lens=changed(marks.last_lens, item, grown))
 
 
 def format_again(previous: LaidOut | None, parsed: ParsedDocument, indent: int = DEFAULT_INDENT,
