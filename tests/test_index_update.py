@@ -9,6 +9,8 @@ each declaration, and finally the whole list.
 
 from __future__ import annotations
 
+import bisect
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -151,3 +153,34 @@ def _check_server_chain(path: str, text: str, history: list[tuple[str, str]]) ->
             asked(previous)
         previous = current
     asked(caches.parses.parse(path, text))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.integers(0, 50), min_size=0, max_size=40, unique=True),
+       st.lists(st.tuples(st.integers(0, 60), st.integers(0, 8), st.integers(-5, 5), st.integers(0, 4)),
+                max_size=12),
+       st.sampled_from([0, 3, 4096]))
+def test_shifted_runs_of_starts_answer_as_the_shifted_list(
+        first: list[int], edits: list[tuple[int, int, int, int]], short: int) -> None:
+    """An updated index keeps its occurrences' starts as runs of older lists, shifted when read
+    (``_Starts``): the bisections that find the name under the cursor and the names in a range must
+    count what they count in the plain list. Each edit replaces the starts in ``[at, at + removed)``
+    by ``inserted`` new ones and shifts the rest by ``delta`` (never below what precedes them)."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", short)
+        plain = sorted(first)
+        runs = symbols._Starts.of(list(plain))
+        for at, removed, delta, inserted in edits:
+            low = bisect.bisect_left(plain, at)
+            high = bisect.bisect_left(plain, at + removed)
+            shift = max(delta, inserted - removed)  # the starts after the edit stay after the new ones
+            fresh = [at + i for i in range(inserted)]
+            plain = [*plain[:low], *fresh, *(s + shift for s in plain[high:])]
+            assert runs.bisect_left(at) == low and runs.bisect_left(at + removed) == high
+            runs = symbols._Starts([*runs.cut(0, low), (fresh, 0, len(fresh), 0), *(
+                (base, lo, hi, moved + shift) for base, lo, hi, moved in runs.cut(high, len(runs)))])
+            assert list(runs) == plain and len(runs) == len(plain)
+            assert [runs[i] for i in range(-len(plain), len(plain))] == plain + plain
+            for value in range(-2, (plain[-1] if plain else 0) + 3):
+                assert runs.bisect_left(value) == bisect.bisect_left(plain, value), value
+                assert runs.bisect_right(value) == bisect.bisect_right(plain, value), value
