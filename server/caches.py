@@ -112,8 +112,9 @@ class ServerCaches:
 
     def keep_index_base(self, key: IndexKey, index: SymbolIndex) -> None:
         """Remember ``index`` (of ``key``), just built by a request, as its file's latest for
-        :meth:`index_base`, unless the file has been parsed again since."""
-        self.chain.keep(key, index, self.parses.latest_text)
+        :meth:`index_base`; if the file has been parsed again since, that parse's index is updated
+        from it (``index_chain.py``)."""
+        self.chain.keep(key, index, self.parses.latest)
 
     def track(self, memo: Memo[Any, Any]) -> None:
         """Have :meth:`retire` prune a feature's own memo too (one keyed by document texts)."""

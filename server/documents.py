@@ -246,11 +246,10 @@ class ParseCache:
             self._then(parsed)
         return parsed
 
-    def latest_text(self, path: str) -> str | None:
-        """The text of ``path``'s latest parse with an outline, the one its next text is parsed from."""
+    def latest(self, path: str) -> ParsedDocument | None:
+        """``path``'s latest parse with an outline, the one its next text is parsed from."""
         with self._lock:
-            latest = self._bases.get(path_key(path))
-        return None if latest is None else latest.text
+            return self._bases.get(path_key(path))
 
     def forget(self, path: str) -> None:
         """The file was closed: its next text, if it is ever opened again, is parsed in full."""

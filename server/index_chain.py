@@ -61,19 +61,29 @@ class IndexChain:
         with self._lock:
             return self._bases.get(path_key(path))
 
-    def keep(self, key: IndexKey, index: SymbolIndex, latest: Callable[[str], str | None]) -> None:
-        """Make ``index`` (of ``key``, built by a request) its file's base, unless ``latest(path)``, the
-        text of the file's latest parse, is a newer one (a request that was still computing for an older
-        version): the next parse starts from that one, so the older index could never be updated."""
-        newest = latest(key[0])
-        if newest is not None and not same_text(newest, key[1]):
-            return
-        file = path_key(key[0])
+    def keep(self, key: IndexKey, index: SymbolIndex,
+             latest: Callable[[str], ParsedDocument | None]) -> None:
+        """Make ``index`` (of ``key``, just built in full by a request or a warm-up) its file's base.
+
+        A build takes long enough (~150 ms for a 1 MB problem) for the user to type on meanwhile: when
+        ``latest(path)``, the file's latest parse, has moved on to a newer text parsed from this one,
+        that parse's index is updated from ``index`` at once and becomes the base instead; had the chain
+        waited for the next parse, it would have found no base and stayed broken for as long as each
+        build ends after the next keystroke's parse. An index of an older text still (a request that
+        was computing for a version two edits back) is not kept: no parse starts from it."""
         with self._lock:
-            self._bases[file] = (key, index)
-            self._bases.move_to_end(file)
-            while len(self._bases) > INDEX_BASES:
-                self._bases.popitem(last=False)
+            parsed = latest(key[0])
+            if parsed is not None and not same_text(parsed.text, key[1]):
+                derived = parsed.derived
+                if derived is None or not same_text(derived.previous_text, key[1]):
+                    return
+                self._set(path_key(key[0]), key, index)
+                made = self._advance(parsed)
+            else:
+                self._set(path_key(key[0]), key, index)
+                made = None
+        if made is not None:
+            self._store(*made)
 
     def forget(self, path: str) -> None:
         """The file was closed: its base goes with it."""
@@ -86,22 +96,38 @@ class IndexChain:
         a domain, a full parse) ends the chain: the base is let go, since it can never be updated
         again (it would only pin its version's memory), and the next index is built in full when
         a request or a pause in typing asks for it."""
-        file = path_key(parsed.path)
         with self._lock:
-            base = self._bases.get(file)
-        if base is None:
-            return
+            made = self._advance(parsed)
+        if made is not None:
+            self._store(*made)
+
+    def _advance(self, parsed: ParsedDocument) -> Base | None:
+        """Under the lock (so that a parse and a request's build never advance the chain at once and
+        leave it behind the latest parse): move the file's base to ``parsed``, or let it go; returns
+        the new base."""
+        file = path_key(parsed.path)
+        base = self._bases.get(file)
+        if base is None or (base[0][0] == parsed.path and same_text(base[0][1], parsed.text)):
+            return None  # no chain, or a request's build has caught up with this parse already
         updated = self._updated(parsed, base)
         if updated is None:
-            with self._lock:
-                if self._bases.get(file) is base:
-                    del self._bases[file]
-            return
+            del self._bases[file]
+            return None
         key: IndexKey = (parsed.path, parsed.text, base[0][2], base[0][3], base[0][4])
-        index = self._indexes.get(key, lambda: updated)
-        with self._lock:
-            self._bases[file] = (key, index)
-            self._bases.move_to_end(file)
+        self._set(file, key, updated)
+        return key, updated
+
+    def _set(self, file: str, key: IndexKey, index: SymbolIndex) -> None:
+        self._bases[file] = (key, index)
+        self._bases.move_to_end(file)
+        while len(self._bases) > INDEX_BASES:
+            self._bases.popitem(last=False)
+
+    def _store(self, key: IndexKey, index: SymbolIndex) -> None:
+        """Offer an updated index to the requests, outside the lock: a request building the same
+        version's index meanwhile holds that memo entry and asks for the base (:meth:`base`)."""
+        if key not in self._indexes:
+            self._indexes.get(key, lambda: index)
 
     def _updated(self, parsed: ParsedDocument, base: Base) -> SymbolIndex | None:
         """``parsed``'s index updated from that of the text it was parsed from: the base, or when the
