@@ -14,6 +14,7 @@ disk, so a problem is checked against the domain the user is typing, not the one
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections import OrderedDict
@@ -27,6 +28,8 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document, reparse_document
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
+
+logger = logging.getLogger(__name__)
 
 
 def path_key(path: str) -> str:
@@ -243,7 +246,10 @@ class ParseCache:
                 while len(self._bases) > self._bases_size:
                     self._bases.popitem(last=False)
         if self._then is not None:
-            self._then(parsed)
+            try:
+                self._then(parsed)
+            except Exception:  # what follows a parse (its index) must never cost the parse itself
+                logger.exception("after parsing %s", path)
         return parsed
 
     def latest(self, path: str) -> ParsedDocument | None:

@@ -354,3 +354,21 @@ def test_an_edit_to_the_declarations_lets_the_index_go() -> None:
     assert caches.index_base("/w/p.pddl") is None
     assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))
     assert caches.index_base("/w/p.pddl") is not None
+
+
+def test_a_failure_while_indexing_a_parse_costs_the_index_not_the_parse(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+
+    def broken(self: index_chain.IndexChain, parsed: object) -> None:
+        raise RuntimeError("index bug")
+
+    monkeypatch.setattr(index_chain.IndexChain, "_advance", broken)
+    text = PROBLEM.replace("(clear a)", "(clear a) (clear b)")
+    outcome = analyse(_request(text), caches)
+    assert outcome.snapshot.parsed is not None and outcome.snapshot.parsed.text == text
+    assert [d.code for d in outcome.snapshot.diagnostics] == [
+        d.code for d in analyse(_request(text), ServerCaches()).snapshot.diagnostics]
