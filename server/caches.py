@@ -18,8 +18,6 @@ gave back, and editing a large file holds one version instead of two (docs/relia
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Collection, Hashable
 from typing import Any
 
@@ -31,13 +29,7 @@ from plansight.analyses.syntax.documents import ParsedDocument
 from plansight.analyses.workspace.lint import AnalyzerCaches
 from plansight.server.convert import RangeMapper
 from plansight.server.documents import ParseCache, path_key
-
-VersionKey = tuple[str, str] | None
-"""One document version: its path and text (None: no such partner)."""
-IndexKey = tuple[str, str, bool, VersionKey, VersionKey]
-"""A symbol index: the document's path and text, whether it is an LTL goal, its partners' versions."""
-INDEX_BASES = 8
-"""files whose latest index is kept for updating the next version's (the files being edited)"""
+from plansight.server.index_chain import IndexChain, IndexKey, VersionKey
 
 INDEXES = 16
 INDEX_VERSIONS_PER_FILE = 2
@@ -94,8 +86,6 @@ class ServerCaches:
     """The parses, symbol indexes, line tables and whole-document answers of one server instance."""
 
     def __init__(self) -> None:
-        self.parses = ParseCache()
-        """every analysis and request parses through this one cache (later callers wait for the first)"""
         self.analysis = AnalyzerCaches(parses=0, problem_checks=PROBLEM_CHECKS)
         """the equivalence check's references and verdicts (parses go through ``parses``), and per
         problem the bookkeeping of its latest check, which the next version's check reuses"""
@@ -109,50 +99,22 @@ class ServerCaches:
         self.formatting: Memo[tuple[VersionKey, tuple[int, int]], tuple[tuple[TextEdit, ...], str]] = Memo(2)
         """the whole-document formatting edits (or why there are none) per version and (indent, width)"""
         self._features: list[Memo[Any, Any]] = []
-        self._index_bases: OrderedDict[str, tuple[IndexKey, SymbolIndex]] = OrderedDict()
-        """path key -> the file's latest built index, what its next version's index is updated from
-        (``editing/symbols.py`` ``update_index``); kept when an edit retires it from ``indexes``, but
-        only for the text that follows it (:meth:`retire`)"""
-        self._successors: dict[str, str] = {}
-        """path key -> the one text after its base's, the only one that base can be updated to"""
-        self._bases_lock = threading.Lock()
+        self.chain = IndexChain(self.indexes)
+        """per file the index of its latest parse, updated as each new parse is made"""
+        self.parses = ParseCache(then=self.chain.follow)
+        """every analysis and request parses through this one cache (later callers wait for the first);
+        each new parse of a file with an index is indexed at once (``index_chain.py``)"""
 
     def index_base(self, path: str) -> tuple[IndexKey, SymbolIndex] | None:
-        """The latest index built for ``path`` and its key, to update the next version's from: once
-        that is built it replaces this one, so a file never holds more than the index being
-        replaced and its successor (the old index is what the update reuses, not a second copy)."""
-        with self._bases_lock:
-            return self._index_bases.get(path_key(path))
+        """The index of ``path``'s latest parse and its key, to update the next version's from
+        (``index_chain.py``); None when there is none to update from."""
+        return self.chain.base(path)
 
     def keep_index_base(self, key: IndexKey, index: SymbolIndex) -> None:
-        """Remember ``index`` (of ``key``) as its file's latest, for :meth:`index_base`."""
-        file = path_key(key[0])
-        with self._bases_lock:
-            self._index_bases[file] = (key, index)
-            self._successors.pop(file, None)
-            self._index_bases.move_to_end(file)
-            while len(self._index_bases) > INDEX_BASES:
-                self._successors.pop(self._index_bases.popitem(last=False)[0], None)
-
-    def _retire_base(self, file: str, current: str | None) -> None:
-        """Let a file's base index go once it can no longer be updated: the file was closed, or its
-        text has moved on past the version after the base's without that version being indexed (while
-        the user types into a large file, indexes are built only when typing pauses). An old index
-        kept alive while version after version is parsed and dropped around it pins the memory they
-        used: the resident size would not come back down (``tests/test_server_memory.py``)."""
-        with self._bases_lock:
-            base = self._index_bases.get(file)
-            if base is None:
-                return
-            text = base[0][1]
-            if current is not None and (current is text or current == text):
-                return
-            successor = self._successors.get(file)
-            if current is not None and successor is None:
-                self._successors[file] = current
-            elif current is None or not (successor is current or successor == current):
-                del self._index_bases[file]
-                self._successors.pop(file, None)
+        """Remember ``index`` (of ``key``), just built by a request, as its file's latest for
+        :meth:`index_base`; if the file has been parsed again since, that parse's index is updated
+        from it (``index_chain.py``)."""
+        self.chain.keep(key, index, self.parses.latest)
 
     def track(self, memo: Memo[Any, Any]) -> None:
         """Have :meth:`retire` prune a feature's own memo too (one keyed by document texts)."""
@@ -168,8 +130,8 @@ class ServerCaches:
         the edit came in stores its answer afterwards.
         """
         file = path_key(path)
-        self._retire_base(file, current)
         if current is None:
+            self.chain.forget(path)
             self.parses.forget(path)
             self.analysis.problem_checks.discard(lambda key: path_key(key) == file)
         keep = set(live)

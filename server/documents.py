@@ -14,10 +14,11 @@ disk, so a problem is checked against the domain the user is typing, not the one
 
 from __future__ import annotations
 
+import logging
 import os
 import threading
 from collections import OrderedDict
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, replace
 from types import MappingProxyType
 
@@ -27,6 +28,8 @@ from plansight.analyses.diagnostics.diagnostic import Diagnostic
 from plansight.analyses.memo import Memo
 from plansight.analyses.syntax.documents import FileKind, ParsedDocument, parse_document, reparse_document
 from plansight.analyses.workspace.sources import ExplainsFailures, FileSource
+
+logger = logging.getLogger(__name__)
 
 
 def path_key(path: str) -> str:
@@ -202,15 +205,21 @@ class ParseCache:
     the edited section); that parse is kept for it (``BASES``) even after an edit retired it from the
     memo. While the new text is parsed both versions are alive, but they share every node before the
     edit, and the old one goes as soon as the new one replaces it.
+
+    ``then`` runs on each new parse before any caller sees it (``caches.py`` moves the file's symbol
+    index along with it), so whatever is derived from a parse is ready by the time the next text
+    is parsed from it.
     """
 
-    def __init__(self, versions_per_file: int = 2, max_files: int = 256, bases: int = BASES) -> None:
+    def __init__(self, versions_per_file: int = 2, max_files: int = 256, bases: int = BASES,
+                 then: Callable[[ParsedDocument], None] | None = None) -> None:
         self._memo: Memo[tuple[str, str], ParsedDocument] = Memo(
             versions_per_file * max_files, group=_file_of, per_group=versions_per_file)
         self._bases: OrderedDict[str, ParsedDocument] = OrderedDict()
         """path key -> the file's latest parse with an outline, what its next text is parsed from"""
         self._bases_size = bases
         self._lock = threading.Lock()
+        self._then = then
 
     def parse(self, path: str, text: str) -> ParsedDocument:
         """The parse of ``text`` as ``path``, computed by the first caller and awaited by concurrent ones;
@@ -236,7 +245,17 @@ class ParseCache:
                 self._bases.move_to_end(key)
                 while len(self._bases) > self._bases_size:
                     self._bases.popitem(last=False)
+        if self._then is not None:
+            try:
+                self._then(parsed)
+            except Exception:  # what follows a parse (its index) must never cost the parse itself
+                logger.exception("after parsing %s", path)
         return parsed
+
+    def latest(self, path: str) -> ParsedDocument | None:
+        """``path``'s latest parse with an outline, the one its next text is parsed from."""
+        with self._lock:
+            return self._bases.get(path_key(path))
 
     def forget(self, path: str) -> None:
         """The file was closed: its next text, if it is ever opened again, is parsed in full."""

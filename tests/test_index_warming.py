@@ -19,7 +19,7 @@ import pytest
 
 from plansight.analyses.editing import symbols
 from plansight.analyses.workspace.sources import MemorySource
-from plansight.server import symbol_lookup
+from plansight.server import index_chain, symbol_lookup
 from plansight.server.analysis import AnalysisRequest, analyse
 from plansight.server.caches import ServerCaches
 from plansight.server.context import ContextRequest, build_context
@@ -53,7 +53,7 @@ def _as_context_request(request: AnalysisRequest) -> ContextRequest:
 @pytest.fixture
 def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     """The paths the server builds a symbol index for, or updates one of from the previous version's
-    (each test has its own fresh caches)."""
+    (each test has its own fresh caches): on the request path, or as a new version is parsed."""
     calls: list[str] = []
     original = symbol_lookup.build_index
 
@@ -70,6 +70,7 @@ def builds(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[str]]:
     original_update = symbol_lookup.update_index
     monkeypatch.setattr(symbol_lookup, "build_index", counting)
     monkeypatch.setattr(symbol_lookup, "update_index", updating)
+    monkeypatch.setattr(index_chain, "update_index", updating)
     yield calls
 
 
@@ -254,17 +255,120 @@ def test_the_index_kept_for_the_next_update_is_the_current_one_and_goes_with_the
     assert caches.index_base("/w/p.pddl") is None
 
 
-def test_an_index_is_kept_for_the_next_version_only() -> None:
-    """While the user types into a large file, versions go by unindexed: the last index is kept for
-    the version right after it (whose index is updated from it), and let go once the text moves past
-    that one, so it does not pin the memory of the versions parsed meanwhile."""
+def _indexed_now(request: AnalysisRequest, caches: ServerCaches) -> symbols.SymbolIndex:
+    context = build_context(_as_context_request(request), caches)  # what a definition request does
+    assert context is not None
+    return index_of(context)
+
+
+def _full_build(request: AnalysisRequest) -> list[symbols.Occurrence]:
+    return list(_indexed_now(request, ServerCaches()).occurrences)
+
+
+def test_versions_that_go_by_unparsed_are_indexed_as_one_edit(builds: list[str]) -> None:
+    """While the user types into a large file, the analysis runs on the text as it is when typing
+    pauses: the versions in between are never parsed. The index kept is that of the latest parse, so
+    the next one is updated from it across all the skipped versions, not built again."""
     caches = ServerCaches()
     request = _request()
     analyse(request, caches)
     warm_version(request, caches)
+    texts = [PROBLEM.replace("(clear a)", "(clear a)" + " (clear b)" * n) for n in range(1, 4)]
+    for text in texts:
+        caches.retire("/w/p.pddl", text)  # each keystroke
+        caches.retire("/w/p.pddl", text)  # (and again after each publication)
     assert caches.index_base("/w/p.pddl") is not None
-    caches.retire("/w/p.pddl", PROBLEM + " ")  # the next version: still updatable from this index
-    caches.retire("/w/p.pddl", PROBLEM + " ")  # (retire runs again after each publication)
-    assert caches.index_base("/w/p.pddl") is not None
-    caches.retire("/w/p.pddl", PROBLEM + "  ")  # the one after: its parse derives from the unindexed one
+    last = _request(texts[-1])
+    analyse(last, caches)
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl"]  # indexed as it was parsed
+    index = _indexed_now(last, caches)
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl"]  # the request found it
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[1] is index
+    assert list(index.occurrences) == _full_build(last)
+
+
+def test_every_parsed_version_is_indexed_even_when_no_request_asks(builds: list[str]) -> None:
+    """A version whose analysis was overtaken by the next edit (never published, never warmed) is
+    still indexed as it is parsed, so the chain of updates goes on through it."""
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+    text = PROBLEM
+    for n in range(4):
+        text = text.replace("(:init", f"(:init (clear b) (on-table a{' ' * (n % 2)})", 1)
+        caches.retire("/w/p.pddl", text)
+        caches.parses.parse("/w/p.pddl", text)  # parsed (by an analysis or a request), nothing else
+    assert builds == ["/w/p.pddl"] + ["updated /w/p.pddl"] * 4
+    index = _indexed_now(_request(text), caches)
+    assert len(builds) == 5  # the request found the index of the last parse
+    assert list(index.occurrences) == _full_build(_request(text))
+
+
+def test_a_build_overtaken_by_the_next_parse_is_caught_up_with_it(builds: list[str]) -> None:
+    """A full build (~150 ms for a 1 MB problem) often ends after the next keystroke's text has been
+    parsed: that parse found no index to update, so the build's index is updated to it on the spot,
+    and the chain goes on from the latest parse instead of staying broken."""
+    caches = ServerCaches()
+    older = PROBLEM.replace("(clear a)", "(clear a) (clear b)")
+    newer = older.replace("(clear b)", "(clear b) (on-table a)", 1)
+    caches.parses.parse("/w/p.pddl", older)
+    caches.parses.parse("/w/p.pddl", newer)  # parsed while the build below still ran: no index yet
     assert caches.index_base("/w/p.pddl") is None
+    _indexed_now(_request(older), caches)  # the build, ending late
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl"]
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[0][1] == newer
+    index = _indexed_now(_request(newer), caches)
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl"]  # the request found the caught-up index
+    assert base[1] is index
+    assert list(index.occurrences) == _full_build(_request(newer))
+
+
+def test_a_request_two_versions_late_does_not_turn_the_chain_back(builds: list[str]) -> None:
+    """An index of a text that no parse starts from any more is not kept: the chain stays on the
+    latest parse."""
+    caches = ServerCaches()
+    texts = [PROBLEM.replace("(clear a)", "(clear a)" + " (clear b)" * n) for n in range(3)]
+    parsed = [caches.parses.parse("/w/p.pddl", text) for text in texts[:2]]
+    _indexed_now(_request(texts[1]), caches)
+    caches.parses.parse("/w/p.pddl", texts[2])
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[0][1] == texts[2]
+    index_of_document(caches, parsed[0], caches.parses.parse("/w/domain.pddl", DOMAIN), None)  # late
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[0][1] == texts[2]
+
+
+def test_an_edit_to_the_declarations_lets_the_index_go() -> None:
+    """An object added is a new declaration: no update can give the new index, so the old one is not
+    kept (it would only pin its version's memory), and the next index is built in full."""
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+    text = PROBLEM.replace("(:objects a b)", "(:objects a b c)")
+    caches.retire("/w/p.pddl", text)
+    analyse(_request(text), caches)
+    assert caches.index_base("/w/p.pddl") is None
+    assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))
+    assert caches.index_base("/w/p.pddl") is not None
+
+
+def test_a_failure_while_indexing_a_parse_costs_the_index_not_the_parse(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+
+    def broken(self: index_chain.IndexChain, parsed: object) -> None:
+        raise RuntimeError("index bug")
+
+    monkeypatch.setattr(index_chain.IndexChain, "_advance", broken)
+    text = PROBLEM.replace("(clear a)", "(clear a) (clear b)")
+    outcome = analyse(_request(text), caches)
+    assert outcome.snapshot.parsed is not None and outcome.snapshot.parsed.text == text
+    assert [d.code for d in outcome.snapshot.diagnostics] == [
+        d.code for d in analyse(_request(text), ServerCaches()).snapshot.diagnostics]
