@@ -54,6 +54,8 @@ class IndexChain:
         """path key -> the index of the file's latest parse and its key; kept when an edit retires it
         from ``indexes``, for the next parse"""
         self._lock = threading.Lock()
+        self.listeners: list[Callable[[ParsedDocument, SymbolIndex], None]] = []
+        """told of each parse indexed by an update, outside the lock (the semantic tokens follow it)"""
 
     def base(self, path: str) -> Base | None:
         """The index of ``path``'s latest parse and its key (None when that parse could not be indexed
@@ -82,8 +84,9 @@ class IndexChain:
             else:
                 self._set(path_key(key[0]), key, index)
                 made = None
-        if made is not None:
+        if made is not None and parsed is not None:
             self._store(*made)
+            self._announce(parsed, made[1])
 
     def forget(self, path: str) -> None:
         """The file was closed: its base goes with it."""
@@ -100,6 +103,14 @@ class IndexChain:
             made = self._advance(parsed)
         if made is not None:
             self._store(*made)
+            self._announce(parsed, made[1])
+
+    def _announce(self, parsed: ParsedDocument, index: SymbolIndex) -> None:
+        for listener in self.listeners:
+            try:
+                listener(parsed, index)
+            except Exception:  # a listener's bug must not cost the parse its index or its diagnostics
+                logger.exception("following the parse of %s failed", parsed.path)
 
     def _advance(self, parsed: ParsedDocument) -> Base | None:
         """Under the lock (so that a parse and a request's build never advance the chain at once and

@@ -372,3 +372,24 @@ def test_a_failure_while_indexing_a_parse_costs_the_index_not_the_parse(
     assert outcome.snapshot.parsed is not None and outcome.snapshot.parsed.text == text
     assert [d.code for d in outcome.snapshot.diagnostics] == [
         d.code for d in analyse(_request(text), ServerCaches()).snapshot.diagnostics]
+
+
+def test_a_failing_follower_costs_neither_the_parse_nor_its_index() -> None:
+    """What follows each indexed parse (the semantic tokens) may fail; the parse keeps its diagnostics
+    and its index, and later followers are still told."""
+    caches = ServerCaches()
+    request = _request()
+    analyse(request, caches)
+    warm_version(request, caches)
+    told: list[str] = []
+
+    def broken(parsed: object, index: object) -> None:
+        raise RuntimeError("follower bug")
+
+    caches.chain.listeners.extend([broken, lambda parsed, index: told.append(parsed.text)])  # type: ignore[attr-defined]
+    text = PROBLEM.replace("(clear a)", "(clear a) (clear b)")
+    outcome = analyse(_request(text), caches)
+    assert outcome.snapshot.parsed is not None and outcome.snapshot.parsed.text == text
+    assert told == [text]
+    base = caches.chain.base("/w/p.pddl")
+    assert base is not None and base[0][1] == text

@@ -16,7 +16,9 @@ from hypothesis import strategies as st
 from plansight.analyses.editing.semantic_token_edits import (
     ArrayEdit,
     EncodedTokens,
+    advance,
     apply_edit,
+    array_edit,
     changed_region,
     encode_document,
     update_document,
@@ -286,3 +288,56 @@ def test_a_burst_of_versions_the_editor_never_asked_for() -> None:
     updated, edit = update_document(state, text, version.index, "utf-16", version.parsed.derived)
     assert updated.data == fresh(text, domain, "utf-16")
     assert apply_edit(state.data, edit) == updated.data
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(PAIRS), st.sampled_from(["utf-16", "utf-8"]), st.integers(0, 2**32))
+def test_tokens_followed_along_every_parse_are_fresh_computations(
+        pair: tuple[Path, Path], encoding: str, seed: int) -> None:
+    """What the server does as each version is parsed and indexed (``advance``, from the tokens of the
+    version before): where it follows, the tokens are exactly a fresh computation, and the one edit
+    from the array the client last received gives them; where it cannot (a declaration changed), it
+    says so and the next request computes them from the client's array."""
+    problem, domain_path = pair
+    rng = random.Random(seed)
+    domain = parse_document("d.pddl", domain_path.read_text(encoding="utf-8"))
+    text = problem.read_text(encoding="utf-8")
+    version = Version(parse_document("p.pddl", text), None)
+    version = Version(version.parsed, indexed(version.parsed, domain, None))
+    held = encode_document(text, version.index, encoding)  # the client's last answer
+    followed: EncodedTokens | None = held
+    for _ in range(12):
+        text = random_edit(text, rng)
+        version = next_version(version, text, domain)
+        followed = (advance(followed, text, version.index, version.parsed.derived)
+                    if followed is not None else None)
+        if followed is not None:
+            assert followed.data == fresh(text, domain, encoding), text
+        if rng.random() < 0.3:  # the editor asks: from the followed tokens, or from its own array
+            if followed is not None:
+                answer = followed
+                assert apply_edit(held.data, array_edit(held.data, answer.data)) == answer.data
+            else:
+                answer, _ = update_document(held, text, version.index, encoding, version.parsed.derived)
+            assert answer.data == fresh(text, domain, encoding)
+            held = followed = answer
+
+
+def test_typing_a_fact_is_followed_keystroke_by_keystroke() -> None:
+    text = long_problem(200)
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    tokens: EncodedTokens | None = encode_document(text, version.index)
+    at = text.index("    (on b100 ")
+    for typed in ["()", "c", "l", "e", "a", "r", " ", "b", "7"]:
+        text = text[:at] + typed + text[at:]
+        at += 1
+        version = next_version(version, text, domain)
+        assert tokens is not None
+        tokens = advance(tokens, text, version.index, version.parsed.derived)
+        assert tokens is not None, typed  # followed at every keystroke: no recolouring of the document
+        assert tokens.data == fresh(text, domain, "utf-16")
+    declared = text.replace("(:objects b0", "(:objects c9 b0")
+    version = next_version(version, declared, domain)
+    assert advance(tokens, declared, version.index, version.parsed.derived) is None

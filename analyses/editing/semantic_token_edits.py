@@ -132,6 +132,20 @@ def update_document(previous: EncodedTokens, text: str, index: SymbolIndex | Non
     return EncodedTokens(text, encoding, lexical, tokens, data, tables=_tables(index)), edit
 
 
+def advance(previous: EncodedTokens, text: str, index: SymbolIndex | None,
+            derived: Derivation | None) -> EncodedTokens | None:
+    """The tokens of ``text`` from ``previous`` when that costs in proportion to the edit (the names
+    outside the edited list elements are known to be the previous ones), else None: what the server
+    computes for each version as it is parsed, so that a request after a burst of edits finds the
+    tokens of its version ready instead of recolouring the whole document."""
+    if index is None or _lone_carriage_return(text) or _lone_carriage_return(previous.text):
+        return None
+    kept = _names_kept_outside(previous, text, index, derived)
+    if kept is None:
+        return None
+    return _update_edited_lines(previous, text, index, *kept)[0]
+
+
 def _tables(index: SymbolIndex | None) -> tuple[object, object] | None:
     return None if index is None else (index.declarations, index.visible)
 
