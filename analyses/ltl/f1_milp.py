@@ -254,7 +254,9 @@ class _Problem:
                 weights[tree.variable[kid]] = position * weight
             weight *= len(kids)
         found: tuple[int, tuple[set[int], set[int]]] | None = None
-        for model in self.models:
+        if not any(weights.get(tree.variable[k]) for k in taken[side]):
+            found = (0, taken)  # the pair in hand takes every first alternative: none comes earlier
+        for model in self.models if found is None else ():
             result = self._solve(model, best, fixed, weights)
             if result is None or _score(self._pair(result)) < best:
                 continue
