@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ltl_strategies import ltl_formulas
 
-from plansight.analyses.ltl import f1
+from plansight.analyses.ltl import f1, f1_milp
 from plansight.analyses.ltl.evaluate import ground
 from plansight.analyses.ltl.f1 import SimpleGoal, goal_f1, set_f1, simple_expansions
 from plansight.analyses.ltl.scope import LtlScope
@@ -172,7 +172,7 @@ def fast_only(monkeypatch: pytest.MonkeyPatch, units: int) -> None:
         raise AssertionError("the fast solvers gave up")
     monkeypatch.setattr(f1, "FAST_SECONDS", None)
     monkeypatch.setattr(f1, "FAST_UNITS", units)
-    monkeypatch.setattr(f1, "best_pair_milp", programme)
+    monkeypatch.setattr(f1_milp, "best_pair_milp", programme)
 
 
 def test_a_behavior_sized_goal_is_answered_exactly_with_little_work(monkeypatch: pytest.MonkeyPatch) -> None:

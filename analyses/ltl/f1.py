@@ -26,7 +26,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from plansight.analyses.ltl.f1_milp import best_pair_milp
 from plansight.analyses.ltl.f1_parts import best_pair_by_parts
 from plansight.analyses.ltl.f1_search import best_pair
 from plansight.analyses.ltl.goal_options import Element, SimpleGoal, expansions, goal_options
@@ -80,6 +79,8 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
         found = best_pair_by_parts(references, candidates, fast)
         ref, cand = found if found is not None else best_pair(references, candidates, fast)
     except BudgetExceeded:
+        # imported here: scipy takes a third of a second to import, which no other request should pay
+        from plansight.analyses.ltl.f1_milp import best_pair_milp
         ref, cand = best_pair_milp(references, candidates, cancelled)
     f1, precision, recall = set_f1(cand.elements(), ref.elements())
     return F1Result(f1, precision, recall, ref, cand)
