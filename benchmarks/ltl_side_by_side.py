@@ -28,9 +28,14 @@ left out and one made-up condition added. The exact F1 is checked independently:
 share a condition and the prediction is simple, the best reference is the best choice of one option
 per key, which a dynamic programme over (size so far → most conditions in common) finds.
 
+The same pairs go to the mixed-integer programme alone (``analyses/ltl/f1_milp.py``), which must
+give the same pair of simple goals.
+
 Goal F1 on generated pairs (no checkout needed): both goals with many keys of several options, some
-conditions shared across keys, against the tree search alone (the code before the part-by-part
-solver, ``analyses/ltl/f1_parts.py``), stopped past ``BEFORE_UNITS``.
+conditions shared across keys (up to 10 on 30 keys of 6 options, where the fast solvers give up),
+against the programme alone, the fast solvers alone under the default work budget (``goal_f1``
+before the programme) and the tree search alone (the code before the part-by-part solver,
+``analyses/ltl/f1_parts.py``), stopped past ``BEFORE_UNITS``.
 """
 
 from __future__ import annotations
@@ -47,8 +52,13 @@ from typing import Any
 
 from plansight.analyses.ltl.evaluate import evaluate, prepare
 from plansight.analyses.ltl.f1 import goal_f1
+from plansight.analyses.ltl.f1_milp import best_pair_milp
+from plansight.analyses.ltl.f1_parts import best_pair_by_parts
+from plansight.analyses.ltl.f1_search import best_pair
+from plansight.analyses.ltl.goal_options import goal_options
 from plansight.analyses.ltl.scope import LtlScope
 from plansight.analyses.model.ltl import LtlAtom, LtlFormula, ltl_walk
+from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
 from plansight.analyses.semantics.state import State
 from plansight.analyses.syntax.parse_ltl import parse_ltl
 from plansight.batch_gc import collector_off
@@ -168,7 +178,7 @@ def goal_f1_behavior(eai: Path) -> dict[str, Any]:
     """Goal F1 on the 100 BEHAVIOR tasks; time per task and the exact answer checked independently."""
     data = json.loads((eai / BEHAVIOR_DATA / "all_conditions.json").read_text(encoding="utf-8"))
     demos = (eai / BEHAVIOR_DATA / "100_selected_demos.txt").read_text(encoding="utf-8").split()
-    rows, slowest, checked = [], 0.0, 0
+    rows, slowest, checked, slowest_programme, agree = [], 0.0, 0, 0.0, 0
     for demo in demos:
         keys = list(data[demo]["goal_conditions"].values())
         reference_text = " and ".join(
@@ -185,17 +195,23 @@ def goal_f1_behavior(eai: Path) -> dict[str, Any]:
         result = goal_f1(candidate, reference, LtlScope(), LtlScope())
         elapsed = time.perf_counter() - start
         slowest = max(slowest, elapsed)
+        start = time.process_time()
+        programme = best_pair_milp(goal_options(reference, LtlScope()), goal_options(candidate, LtlScope()))
+        programme_s = time.process_time() - start
+        slowest_programme = max(slowest_programme, programme_s)
+        agree += programme == (result.reference, result.candidate)
         exact = _exact_f1(keys, set(predicted))
         if exact is not None:
             checked += 1
             assert abs(exact - result.f1) < 1e-12, (demo, exact, result.f1)
         if count > 2000:
             rows.append({"task": demo.split("_0_")[0], "options": count, "ms": 1000 * elapsed,
-                         "f1": result.f1, "checked": exact is not None})
-    return {"large": rows, "slowest_ms": 1000 * slowest, "checked_independently": checked}
+                         "programme_ms": 1000 * programme_s, "f1": result.f1, "checked": exact is not None})
+    return {"large": rows, "slowest_ms": 1000 * slowest, "checked_independently": checked,
+            "programme_same_pair": agree, "programme_slowest_ms": 1000 * slowest_programme}
 
 
-GENERATED = [(8, 4, 3), (20, 5, 0), (20, 5, 3), (20, 5, 6), (30, 6, 4)]
+GENERATED = [(8, 4, 3), (20, 5, 0), (20, 5, 3), (20, 5, 6), (30, 6, 4), (20, 5, 8), (30, 6, 10)]
 """(keys, options per key, conditions shared across keys) of the generated goal pairs."""
 BEFORE_UNITS = 1_000_000
 """The tree search alone (the code before the part-by-part solver) stops past this many units here."""
@@ -221,14 +237,14 @@ def _generated(rng: random.Random, keys: int, options: int, hubs: int) -> tuple[
 
 
 def goal_f1_generated(seeds: int = 3) -> list[dict[str, Any]]:
-    """Goal F1 on generated pairs where both goals have many choices: the part-by-part solver against
-    the tree search alone (stopped past ``BEFORE_UNITS``), CPU ms and work units."""
-    from plansight.analyses.ltl.f1_search import best_pair
-    from plansight.analyses.ltl.goal_options import goal_options
-    from plansight.analyses.semantics.budget import BudgetExceeded, WorkBudget
+    """Goal F1 on generated pairs where both goals have many choices: ``goal_f1`` as it is (CPU ms), the
+    mixed-integer programme alone, the fast solvers alone under the default work budget (what
+    ``goal_f1`` was before the programme: past it, "goal F1 not computed"), and the tree search alone
+    (the code before the part-by-part solver, stopped past ``BEFORE_UNITS``)."""
     rows = []
     for keys, options, hubs in GENERATED:
         after_ms, after_units, before_ms, before_stopped, f1s = [], [], [], 0, []
+        programme_ms, fast_ms, fast_stopped, same = [], [], 0, 0
         for seed in range(seeds):
             reference_text, candidate_text = _generated(random.Random(seed), keys, options, hubs)
             reference, candidate = parse_ltl(reference_text).formula, parse_ltl(candidate_text).formula
@@ -239,6 +255,18 @@ def goal_f1_generated(seeds: int = 3) -> list[dict[str, Any]]:
             after_ms.append(1000 * (time.process_time() - start))
             after_units.append(meter.used)
             f1s.append(result.f1)
+            trees = [goal_options(goal, LtlScope()) for goal in (reference, candidate)]
+            start = time.process_time()
+            same += best_pair_milp(trees[0], trees[1]) == (result.reference, result.candidate)
+            programme_ms.append(1000 * (time.process_time() - start))
+            meter = WorkBudget().meter()
+            start = time.process_time()
+            try:
+                if best_pair_by_parts(trees[0], trees[1], meter) is None:
+                    best_pair(trees[0], trees[1], meter)
+            except BudgetExceeded:
+                fast_stopped += 1
+            fast_ms.append(1000 * (time.process_time() - start))
             meter = WorkBudget(time_limit_s=None, max_units=BEFORE_UNITS).meter()
             start = time.process_time()
             try:
@@ -249,6 +277,8 @@ def goal_f1_generated(seeds: int = 3) -> list[dict[str, Any]]:
             before_ms.append(1000 * (time.process_time() - start))
         rows.append({"keys": keys, "options": options, "shared": hubs, "pairs": seeds,
                      "after_slowest_ms": max(after_ms), "after_most_units": max(after_units),
+                     "programme_slowest_ms": max(programme_ms), "programme_same_pair": same,
+                     "fast_alone_slowest_ms": max(fast_ms), "fast_alone_stopped": fast_stopped,
                      "before_slowest_ms": max(before_ms), "before_stopped": before_stopped,
                      "f1": f1s})
     return rows

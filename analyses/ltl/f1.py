@@ -15,8 +15,11 @@ and leaves the others unconstrained (as BEHAVIOR's goal options do); a negated `
 stays one opaque element. The maximum is exact on every input, and the expansions are never listed:
 they are kept as a tree of choices (``goal_options.py``), whose top-level parts are solved group by
 group (``f1_parts.py``, with ``f1_hubs.py`` for conditions shared across parts); a part with thousands
-of expansions of its own goes to the tree search with a sound bound (``f1_search.py``). Maximising
-F1 over such goals is NP-hard in general, so the meter still bounds the work.
+of expansions of its own goes to the tree search with a sound bound (``f1_search.py``). Those are fast
+on the goals met in practice but exponential on goals whose choices share many conditions, so they
+get a small allowance (``FAST_UNITS``, ``FAST_SECONDS``); past it the same pair is found by a
+mixed-integer programme (``f1_milp.py``), which has no limit. All three give the same pair, so which
+one answered never shows.
 """
 
 from __future__ import annotations
@@ -28,9 +31,14 @@ from plansight.analyses.ltl.f1_search import best_pair
 from plansight.analyses.ltl.goal_options import Element, SimpleGoal, expansions, goal_options
 from plansight.analyses.ltl.scope import LtlScope
 from plansight.analyses.model.ltl import LtlFormula
-from plansight.analyses.semantics.budget import Meter
+from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
 
 __all__ = ["Element", "F1Result", "SimpleGoal", "goal_f1", "set_f1", "simple_expansions"]
+
+FAST_UNITS = 1_000_000
+"""Work units the part-by-part solver and the tree search may spend before the programme takes over."""
+FAST_SECONDS = 0.25
+"""Seconds they may take before the programme takes over (whichever of the two comes first)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,13 +67,21 @@ def set_f1(candidate: frozenset[Element], reference: frozenset[Element]) -> tupl
 def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlScope,
             reference_scope: LtlScope, meter: Meter | None = None) -> F1Result:
     """The best F1 over the simple expansions of both goals, exactly. ``meter`` is charged one unit per
-    sub-formula expanded and per branch or state searched: it raises ``BudgetExceeded`` past its budget
-    (analyses/semantics/budget.py), which only goals sharing many conditions across many choices reach."""
+    sub-formula expanded (``BudgetExceeded`` past its budget, analyses/semantics/budget.py, on goals
+    that quantify over millions of instances), not for the maximisation, which always finishes; its
+    ``cancelled`` hook is still honoured there."""
     meter = meter or Meter()
     references = goal_options(reference, reference_scope, meter)
     candidates = goal_options(candidate, candidate_scope, meter)
-    found = best_pair_by_parts(references, candidates, meter)
-    ref, cand = found if found is not None else best_pair(references, candidates, meter)
+    cancelled = meter.budget.cancelled
+    fast = Meter(WorkBudget(time_limit_s=FAST_SECONDS, max_units=FAST_UNITS, cancelled=cancelled))
+    try:
+        found = best_pair_by_parts(references, candidates, fast)
+        ref, cand = found if found is not None else best_pair(references, candidates, fast)
+    except BudgetExceeded:
+        # imported here: scipy takes a third of a second to import, which no other request should pay
+        from plansight.analyses.ltl.f1_milp import best_pair_milp
+        ref, cand = best_pair_milp(references, candidates, cancelled)
     f1, precision, recall = set_f1(cand.elements(), ref.elements())
     return F1Result(f1, precision, recall, ref, cand)
 
