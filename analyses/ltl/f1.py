@@ -18,8 +18,8 @@ group (``f1_parts.py``, with ``f1_hubs.py`` for conditions shared across parts);
 of expansions of its own goes to the tree search with a sound bound (``f1_search.py``). Those are fast
 on the goals met in practice but exponential on goals whose choices share many conditions, so they
 get a small allowance (``FAST_UNITS``, ``FAST_SECONDS``); past it the same pair is found by a
-mixed-integer programme (``f1_milp.py``), which has no limit. All three give the same pair, so which
-one answered never shows.
+mixed-integer programme (``f1_milp.py``), which has no limit on the work, only the caller's time
+budget. All three give the same pair, so which one answered never shows.
 """
 
 from __future__ import annotations
@@ -68,8 +68,9 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
             reference_scope: LtlScope, meter: Meter | None = None) -> F1Result:
     """The best F1 over the simple expansions of both goals, exactly. ``meter`` is charged one unit per
     sub-formula expanded (``BudgetExceeded`` past its budget, analyses/semantics/budget.py, on goals
-    that quantify over millions of instances), not for the maximisation, which always finishes; its
-    ``cancelled`` hook is still honoured there."""
+    that quantify over millions of instances); the maximisation is not counted in units, but it stops
+    at the meter's time limit (``BudgetExceeded``: an F1 not proven best is never given), and its
+    ``cancelled`` hook is honoured there too."""
     meter = meter or Meter()
     references = goal_options(reference, reference_scope, meter)
     candidates = goal_options(candidate, candidate_scope, meter)
@@ -81,7 +82,7 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
     except BudgetExceeded:
         # imported here: scipy takes a third of a second to import, which no other request should pay
         from plansight.analyses.ltl.f1_milp import best_pair_milp
-        ref, cand = best_pair_milp(references, candidates, cancelled)
+        ref, cand = best_pair_milp(references, candidates, meter)
     f1, precision, recall = set_f1(cand.elements(), ref.elements())
     return F1Result(f1, precision, recall, ref, cand)
 

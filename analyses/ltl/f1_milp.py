@@ -27,15 +27,18 @@ node's position outweighs all later ones' (no programme when the pair in hand ta
 alternative). The weights stay below 2^16, so the solver's integrality tolerance (1e-6 a binary) cannot
 reorder two choices, and the worth is an integer, so its row is exact to within half a unit.
 
-There is no work limit: the maximisation is NP-hard in general, and a hostile goal can take minutes
-(40 keys of 8 options with 16 shared conditions on both sides take about one, benchmarks/RESULTS.md);
-the ``cancelled`` hook (a newer edit in the editor) is asked between programmes.
+There is no work limit, only the run's time budget (analyses/semantics/budget.py: 10 s by default,
+``--budget-seconds`` on the command line, ``plansight.simulation.timeLimitSeconds`` in the editor),
+which each programme gets what is left of: the maximisation is NP-hard in general, and a hostile goal
+can take minutes (40 keys of 8 options with 16 shared conditions on both sides take about one,
+benchmarks/RESULTS.md). Past the budget the F1 is "not computed", with the reason, never a pair the
+solver has not proven best. The ``cancelled`` hook (a newer edit in the editor) is asked between
+programmes.
 """
 
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -44,7 +47,7 @@ from scipy.optimize import Bounds, LinearConstraint, milp
 from scipy.sparse import csr_array
 
 from plansight.analyses.ltl.goal_options import AllOf, Element, Fixed, Options, SimpleGoal
-from plansight.analyses.semantics.budget import Cancelled
+from plansight.analyses.semantics.budget import Cancelled, Meter
 from plansight.analyses.semantics.world import GroundAtom
 
 __all__ = ["best_pair_milp"]
@@ -52,15 +55,19 @@ __all__ = ["best_pair_milp"]
 _LOG = logging.getLogger(__name__)
 
 Pair = tuple[SimpleGoal, SimpleGoal]
+_TIMED_OUT = np.zeros(0)
+"""What a programme returns when the time left ran out first (compared by identity)."""
+
 BLOCK_ORDERS = 1 << 16
 """Choices of the ``or`` nodes one tie-breaking programme orders at most (its weights stay below it)."""
 
 
-def best_pair_milp(reference: Options, candidate: Options,
-                   cancelled: Callable[[], bool] | None = None) -> Pair:
+def best_pair_milp(reference: Options, candidate: Options, meter: Meter | None = None) -> Pair:
     """The (reference, candidate) simple goals with the highest F1, the first such pair in listing order.
-    ``cancelled`` is asked between two programmes; true raises ``Cancelled``."""
-    return _Problem(reference, candidate, cancelled).first_best()
+    ``meter``'s budget bounds the time (each programme gets what is left of it; past it
+    ``BudgetExceeded``, never an answer that is not proven best) and its ``cancelled`` hook is asked
+    between two programmes (true raises ``Cancelled``); its units do not apply here."""
+    return _Problem(reference, candidate, meter or Meter()).first_best()
 
 
 @dataclass(slots=True)
@@ -127,11 +134,12 @@ class _Compiled:
         self.gains = np.array(model.gains, dtype=np.int64)
         self.costs = np.array(model.costs, dtype=np.int64)
 
-    def solve(self, t: Fraction, fixed: dict[int, int],
-              order: dict[int, int] | None = None) -> np.ndarray | None:
+    def solve(self, t: Fraction, fixed: dict[int, int], order: dict[int, int] | None = None,
+              time_limit: float | None = None) -> np.ndarray | None:
         """The taken binaries maximising ``2q·Σgains − p·Σcosts`` at ``t = p/q`` with ``fixed`` binaries
         set; with ``order``, those minimising ``Σ weight·binary`` among the pairs worth at least 0 (F1 at
-        least ``t``) instead. None when nothing is feasible."""
+        least ``t``) instead. None when nothing is feasible; ``_TIMED_OUT`` when ``time_limit`` seconds
+        went by before the solver proved its answer best."""
         if self.size == 0:
             return np.zeros(0)
         worth = np.zeros(self.size)
@@ -149,10 +157,15 @@ class _Compiled:
                 cost[variable] += weight
             # the worth is an integer: at least -0.5 is at least 0, whatever the solver's tolerances
             constraints = [*constraints, LinearConstraint(worth.reshape(1, -1), -0.5, np.inf)]
+        options: dict[str, float] = {"mip_rel_gap": 0.0}
+        if time_limit is not None:
+            options["time_limit"] = time_limit
         result = milp(cost, integrality=np.ones(self.size), bounds=Bounds(lower, upper),
-                      constraints=constraints, options={"mip_rel_gap": 0.0})
+                      constraints=constraints, options=options)
+        if result.status == 1:  # the time limit: whatever it found is not proven best
+            return _TIMED_OUT
         if result.x is None:
-            if result.status != 2:  # pragma: no cover - HiGHS stops early only on limits, none set here
+            if result.status != 2:  # pragma: no cover - HiGHS stops early only on the limit above
                 raise RuntimeError(f"the F1 programme was not solved: {result.message}")
             return None
         return np.asarray(result.x)
@@ -161,8 +174,8 @@ class _Compiled:
 class _Problem:
     """The programmes of one pair of goals, and the search for the first best pair."""
 
-    def __init__(self, reference: Options, candidate: Options, cancelled: Callable[[], bool] | None) -> None:
-        self.cancelled = cancelled
+    def __init__(self, reference: Options, candidate: Options, meter: Meter) -> None:
+        self.meter = meter
         base = _Model()
         self.trees = (_flatten(reference, base), _flatten(candidate, base))
         holders: tuple[dict[Element, set[int]], dict[Element, set[int]]] = ({}, {})
@@ -291,9 +304,15 @@ class _Problem:
     def _solve(self, model: _Compiled, t: Fraction, fixed: dict[int, int],
                order: dict[int, int] | None = None) -> tuple[set[int], set[int]] | None:
         """The nodes each side takes in the programme's best pair at ``t`` (see ``_Compiled.solve``)."""
-        if self.cancelled is not None and self.cancelled():
+        cancelled = self.meter.budget.cancelled
+        if cancelled is not None and cancelled():
             raise Cancelled("a newer version replaces this text")
-        values = model.solve(t, fixed, order)
+        remaining = self.meter.remaining_s()
+        if remaining is not None and remaining <= 0:
+            raise self.meter.out_of_time()
+        values = model.solve(t, fixed, order, remaining)
+        if values is _TIMED_OUT:
+            raise self.meter.out_of_time()
         if values is None:
             return None
         chosen = [{n for n, variable in enumerate(tree.variable) if values[variable] > 0.5}

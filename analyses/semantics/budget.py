@@ -119,6 +119,17 @@ class Meter:
             raise BudgetExceeded(f"after {_seconds(budget.time_limit_s or 0.0)}")
         self._next_check = self.used + CHECK_EVERY
 
+    def remaining_s(self) -> float | None:
+        """Seconds left before the time limit (None: no time limit), for work done in one call that
+        cannot be metered from inside (a solver given its own time limit)."""
+        if self._deadline is None:
+            return None
+        return max(0.0, self._deadline - time.monotonic())
+
+    def out_of_time(self) -> BudgetExceeded:
+        """The error for a run past its time limit, as the meter words it."""
+        return BudgetExceeded(f"after {_seconds(self.budget.time_limit_s or 0.0)}")
+
     @property
     def elapsed_s(self) -> float:
         """Seconds since the meter was made."""
