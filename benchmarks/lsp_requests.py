@@ -40,6 +40,7 @@ from lsprotocol import types as lsp
 from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_client import EditedDocument, token_reading_client
 from workloads import BLOCKSWORLD, blocksworld_problem
 
 TARGETS_MS = {"2 KB problem": 15.0, "1 MB problem": 50.0}
@@ -143,29 +144,11 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
     problem = folder / f"problem-{size}.pddl"
     text = blocksworld_problem(size)
     problem.write_text(text)
-    client = LanguageClient("plansight-bench", "1")
-    # An editor reads the token array as plain JSON; pygls's client would also run cattrs over each of
-    # its ~700,000 integers (~120 ms), a cost of this Python client, not of the server.
-    client.protocol._converter.register_structure_hook(
-        lsp.SemanticTokens,
-        lambda raw, _type: lsp.SemanticTokens(data=raw["data"], result_id=raw.get("resultId")))
-    published: asyncio.Event = asyncio.Event()
-    version = 1
-
-    @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-    def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
-        if params.uri == problem.as_uri() and params.version in (None, version):
-            published.set()
-
-    await client.start_io(sys.executable, "-m", "plansight", "serve")
-    await client.initialize_async(lsp.InitializeParams(
-        capabilities=lsp.ClientCapabilities(), root_uri=folder.as_uri(),
-        initialization_options={"plansight": {"inlayHints": {"objectTypes": True}}}))
-    client.initialized(lsp.InitializedParams())
-    uri = problem.as_uri()
-    client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-        text_document=lsp.TextDocumentItem(uri=uri, language_id="pddl", version=1, text=text)))
-    await asyncio.wait_for(published.wait(), 120)
+    client = token_reading_client()
+    document = EditedDocument(client, problem)
+    await document.start(folder, {"plansight": {"inlayHints": {"objectTypes": True}}})
+    uri = document.uri
+    await document.open(text)
     rows: dict[str, Any] = {}
     ids = _ResultIds()
     chosen = {name: send for name, send in requests(client, uri, text, ids).items()
@@ -201,18 +184,12 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
             continue
         cold = []
         for _ in range(cold_rounds):
-            version += 1
             if edit_at == "end":
                 end = lsp.Position(line=last_line, character=last_column)
                 last_column += 1
             else:
                 end = lsp.Position(line=init_line, character=0)
-            published.clear()
-            client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                content_changes=[lsp.TextDocumentContentChangePartial(
-                    range=lsp.Range(start=end, end=end), text=insertion)]))
-            await asyncio.wait_for(published.wait(), 120)
+            await document.insert(end, insertion)
             start = time.perf_counter()
             await asyncio.wait_for(send(), 120)
             cold.append((time.perf_counter() - start) * 1000)

@@ -27,9 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from lsprotocol import types as lsp
-from pygls.lsp.client import LanguageClient
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_client import EditedDocument, token_reading_client
 from workloads import BLOCKSWORLD, blocksworld_problem
 
 
@@ -52,27 +52,12 @@ async def run(edits: int, repeat: int) -> dict[str, list[tuple[float, float]]]:
         problem = folder / "problem.pddl"
         text = blocksworld_problem(1_000_000)
         problem.write_text(text)
-        client = LanguageClient("plansight-bench", "1")
-        client.protocol._converter.register_structure_hook(
-            lsp.SemanticTokens,
-            lambda raw, _type: lsp.SemanticTokens(data=raw["data"], result_id=raw.get("resultId")))
-        published = asyncio.Event()
-        version = 1
-
-        @client.feature(lsp.TEXT_DOCUMENT_PUBLISH_DIAGNOSTICS)
-        def on_diagnostics(params: lsp.PublishDiagnosticsParams) -> None:
-            if params.uri == problem.as_uri() and params.version in (None, version):
-                published.set()
-
-        await client.start_io(sys.executable, "-m", "plansight", "serve")
-        await client.initialize_async(lsp.InitializeParams(capabilities=lsp.ClientCapabilities(),
-                                                           root_uri=folder.as_uri()))
-        client.initialized(lsp.InitializedParams())
-        uri = problem.as_uri()
+        client = token_reading_client()
+        document = EditedDocument(client, problem)
+        await document.start(folder)
+        uri = document.uri
         doc = lsp.TextDocumentIdentifier(uri=uri)
-        client.text_document_did_open(lsp.DidOpenTextDocumentParams(
-            text_document=lsp.TextDocumentItem(uri=uri, language_id="pddl", version=1, text=text)))
-        await asyncio.wait_for(published.wait(), 120)
+        await document.open(text)
         server = client._server
         assert server is not None
         pid = server.pid
@@ -108,14 +93,7 @@ async def run(edits: int, repeat: int) -> dict[str, list[tuple[float, float]]]:
         for kind, send in (("delta", delta), ("full", full), ("range", in_range)):
             found = rows.setdefault(f"{kind}, after an edit", [])
             for _ in range(edits):
-                version += 1
-                published.clear()
-                start = lsp.Position(line=init_line, character=0)
-                client.text_document_did_change(lsp.DidChangeTextDocumentParams(
-                    text_document=lsp.VersionedTextDocumentIdentifier(uri=uri, version=version),
-                    content_changes=[lsp.TextDocumentContentChangePartial(
-                        range=lsp.Range(start=start, end=start), text="(clear b1) ")]))
-                await asyncio.wait_for(published.wait(), 120)
+                await document.insert(lsp.Position(line=init_line, character=0), "(clear b1) ")
                 await asyncio.sleep(0.3)  # the diagnostics worker's follow-up work (the index) settles
                 found.append(await timed(send))
         await client.shutdown_async(None)

@@ -71,9 +71,14 @@ def position(text: str, needle: str, nth: int = 0, shift: int = 0) -> types.Posi
     offset = -1
     for _ in range(nth + 1):
         offset = text.index(needle, offset + 1)
-    offset += shift
+    return at_offset(text, offset + shift)
+
+
+def at_offset(text: str, offset: int) -> types.Position:
+    """The LSP position (UTF-16 columns, lines split at ``\\n``) of character ``offset`` of ``text``."""
     line = text.count("\n", 0, offset)
-    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
+    before = text[text.rfind("\n", 0, offset) + 1:offset]
+    return types.Position(line=line, character=len(before.encode("utf-16-le")) // 2)
 
 
 def span(text: str, needle: str, nth: int = 0, word: str | None = None) -> types.Range:

@@ -125,10 +125,8 @@ def test_the_reused_layout_equals_a_fresh_one_on_large_problems(seed: int) -> No
     assert compared > 30 and reused > compared * 3 // 4
 
 
-def test_an_edit_of_one_fact_lays_out_that_fact_alone(monkeypatch: pytest.MonkeyPatch) -> None:
-    rng = random.Random(7)
-    text = big_problem(rng, 3000, 500)
-    laid = lay_out(text, 2, 100)
+def _count_reads(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The lengths of text the reuse reads again, one per read, as it reads them."""
     read: list[int] = []
     real = formatter.read_tree
 
@@ -137,6 +135,14 @@ def test_an_edit_of_one_fact_lays_out_that_fact_alone(monkeypatch: pytest.Monkey
         return real(source, start, end)
 
     monkeypatch.setattr(format_reuse, "read_tree", counting)
+    return read
+
+
+def test_an_edit_of_one_fact_lays_out_that_fact_alone(monkeypatch: pytest.MonkeyPatch) -> None:
+    rng = random.Random(7)
+    text = big_problem(rng, 3000, 500)
+    laid = lay_out(text, 2, 100)
+    read = _count_reads(monkeypatch)
     fact = text.index("(on b", len(text) // 3)  # a fact in the middle of `:init`
     goal = text.index("(on b6 b5)")
     for at, old, new in ((fact, ")", "x)"), (goal, "(on b6 b5)", "(on b6 b5) (on b7 b8)")):
@@ -183,14 +189,7 @@ def test_a_fact_inserted_at_the_start_of_init_is_laid_out_alone(monkeypatch: pyt
     text = big_problem(random.Random(2), 2000, 10)
     laid = lay_out(text, 2, 100)
     at = text.index("\n", text.index("(:init")) + 1  # where lsp_requests.py --edit init types
-    read: list[int] = []
-    real = formatter.read_tree
-
-    def counting(source: str, start: int = 0, end: int | None = None) -> list[formatter.Element]:
-        read.append((len(source) if end is None else end) - start)
-        return real(source, start, end)
-
-    monkeypatch.setattr(format_reuse, "read_tree", counting)
+    read = _count_reads(monkeypatch)
     for _ in range(3):
         text = text[:at] + "(clear b1) " + text[at:]
         again = relaid(laid, text)

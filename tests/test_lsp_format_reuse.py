@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import SERVER, close_session, open_session
+from lsp_session import SERVER, at_offset, close_session, open_session
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -59,11 +59,6 @@ def edited(text: str, rng: random.Random) -> tuple[int, int, str]:
     return start, end, ""
 
 
-def position(text: str, offset: int) -> types.Position:
-    line = text.count("\n", 0, offset)
-    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
-
-
 def offset(text: str, at: types.Position) -> int:
     starts = [0] + [m.end() for m in re.finditer("\n", text)]
     return starts[at.line] + at.character
@@ -100,7 +95,7 @@ async def test_edits_after_each_change_give_the_fresh_layout(client: LanguageCli
         client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=position(text, start), end=position(text, end)), text=piece)]))
+                range=types.Range(start=at_offset(text, start), end=at_offset(text, end)), text=piece)]))
         text = text[:start] + piece + text[end:]
         fresh = format_parsed(parse_document(str(path), text))
         assert fresh.text is not None
@@ -113,7 +108,7 @@ async def test_edits_after_each_change_give_the_fresh_layout(client: LanguageCli
         span = Span(at, min(len(text), at + rng.choice([0, 5, 80])))
         edits = await client.text_document_range_formatting_async(types.DocumentRangeFormattingParams(
             text_document=doc, options=options,
-            range=types.Range(start=position(text, span.start), end=position(text, span.end))))
+            range=types.Range(start=at_offset(text, span.start), end=at_offset(text, span.end))))
         one = format_range(text, span)
         expected = text if one is None else text[:one.span.start] + one.new_text + text[one.span.end:]
         assert applied(text, edits) == expected, f"after version {version}"

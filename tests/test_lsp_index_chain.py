@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import SERVER, open_file, session, text_document
+from lsp_session import SERVER, at_offset, open_file, session, text_document
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -59,11 +59,6 @@ async def client(lsp_client: LanguageClient, folder: Path):
         yield
 
 
-def _position(text: str, offset: int) -> types.Position:
-    line = text.count("\n", 0, offset)
-    return types.Position(line=line, character=offset - (text.rfind("\n", 0, offset) + 1))
-
-
 def _edit(text: str, rng: random.Random) -> tuple[int, int, str]:
     """One keystroke-sized change: a fact inserted or removed in ``:init``, a goal atom added, a space;
     now and then an object added (a new declaration, which ends the chain of updates)."""
@@ -88,7 +83,7 @@ async def _answers(client: LanguageClient, uri: str, text: str,
     """Definition and references at each offset, with this document's own URI written as ``self``."""
     answers: list[tuple[object, object]] = []
     for offset in offsets:
-        position = _position(text, offset)
+        position = at_offset(text, offset)
         found = await client.text_document_definition_async(types.DefinitionParams(
             text_document=text_document(uri), position=position))
         uses = await client.text_document_references_async(types.ReferenceParams(
@@ -125,7 +120,7 @@ async def test_answers_after_bursts_of_edits_equal_a_fresh_documents(client: Lan
             client.text_document_did_change(types.DidChangeTextDocumentParams(
                 text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
                 content_changes=[types.TextDocumentContentChangePartial(
-                    range=types.Range(start=_position(text, start), end=_position(text, end)),
+                    range=types.Range(start=at_offset(text, start), end=at_offset(text, end)),
                     text=inserted)]))
             text = text[:start] + inserted + text[end:]
         # right away (the request parses the text itself), while the analysis runs, or after it

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import SERVER, close_session, open_session
+from lsp_session import SERVER, at_offset, close_session, open_session
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -51,12 +51,6 @@ async def client(lsp_client: LanguageClient, tmp_path: Path):
     await close_session(lsp_client)
 
 
-def _position(text: str, offset: int) -> types.Position:
-    line = text.count("\n", 0, offset)
-    before = text[text.rfind("\n", 0, offset) + 1:offset]
-    return types.Position(line=line, character=len(before.encode("utf-16-le")) // 2)
-
-
 def _apply(data: list[int], delta: types.SemanticTokensDelta) -> list[int]:
     for edit in sorted(delta.edits, key=lambda e: e.start, reverse=True):
         data = data[:edit.start] + list(edit.data or []) + data[edit.start + edit.delete_count:]
@@ -86,7 +80,7 @@ async def test_deltas_applied_by_the_client_give_the_tokens_of_each_version(
         client.text_document_did_change(types.DidChangeTextDocumentParams(
             text_document=types.VersionedTextDocumentIdentifier(uri=uri, version=version),
             content_changes=[types.TextDocumentContentChangePartial(
-                range=types.Range(start=_position(text, start), end=_position(text, end)), text=piece)]))
+                range=types.Range(start=at_offset(text, start), end=at_offset(text, end)), text=piece)]))
         text = text[:start] + piece + text[end:]
         answer = await client.text_document_semantic_tokens_full_delta_async(
             types.SemanticTokensDeltaParams(text_document=doc, previous_result_id=result_id))
@@ -94,7 +88,7 @@ async def test_deltas_applied_by_the_client_give_the_tokens_of_each_version(
         assert answer.result_id is not None
         held, result_id = _apply(held, answer), answer.result_id
         changed += bool(answer.edits)
-        whole = types.Range(start=types.Position(line=0, character=0), end=_position(text, len(text)))
+        whole = types.Range(start=types.Position(line=0, character=0), end=at_offset(text, len(text)))
         fresh = await client.text_document_semantic_tokens_range_async(
             types.SemanticTokensRangeParams(text_document=doc, range=whole))
         assert fresh is not None
@@ -127,7 +121,7 @@ def _long_problem() -> str:
 
 def _change(text: str, start: int, end: int, piece: str) -> types.TextDocumentContentChangePartial:
     return types.TextDocumentContentChangePartial(
-        range=types.Range(start=_position(text, start), end=_position(text, end)), text=piece)
+        range=types.Range(start=at_offset(text, start), end=at_offset(text, end)), text=piece)
 
 
 async def test_deltas_after_declarations_bursts_and_several_changes_at_once(
@@ -170,7 +164,7 @@ async def test_deltas_after_declarations_bursts_and_several_changes_at_once(
             types.SemanticTokensDeltaParams(text_document=doc, previous_result_id=result_id))
         assert isinstance(answer, types.SemanticTokensDelta) and answer.result_id is not None, label
         held, result_id = _apply(held, answer), answer.result_id
-        whole = types.Range(start=types.Position(line=0, character=0), end=_position(text, len(text)))
+        whole = types.Range(start=types.Position(line=0, character=0), end=at_offset(text, len(text)))
         fresh = await client.text_document_semantic_tokens_range_async(
             types.SemanticTokensRangeParams(text_document=doc, range=whole))
         assert fresh is not None and held == list(fresh.data), f"{label}: {text!r}"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 import pytest_lsp
-from lsp_session import SERVER, open_file, session, text_document
+from lsp_session import SERVER, at_offset, open_file, session, text_document
 from lsprotocol import types
 from pytest_lsp import ClientServerConfig, LanguageClient
 
@@ -33,11 +33,6 @@ async def client(lsp_client: LanguageClient, project: Path):
         yield
 
 
-def _position(text: str, offset: int) -> types.Position:
-    column = offset - (text.rfind("\n", 0, offset) + 1)
-    return types.Position(line=text.count("\n", 0, offset), character=column)
-
-
 def _offset(text: str, position: types.Position) -> int:
     lines = text.splitlines(keepends=True)
     return sum(len(line) for line in lines[:position.line]) + position.character
@@ -49,7 +44,7 @@ async def complete(client: LanguageClient, path: Path, text: str) -> tuple[str, 
     text = text.replace("|", "", 1)
     uri = open_file(client, path, text)
     result = await client.text_document_completion_async(types.CompletionParams(
-        text_document=text_document(uri), position=_position(text, offset)))
+        text_document=text_document(uri), position=at_offset(text, offset)))
     items = result.items if isinstance(result, types.CompletionList) else list(result or [])
     return text, items
 

@@ -180,16 +180,21 @@ def random_edit(text: str, rng: random.Random) -> str:
     return text[:start] + "".join(pieces) + text[start + removed:]
 
 
+def first_version(pair: tuple[Path, Path]) -> tuple[ParsedDocument, str, Version]:
+    """The domain, the problem's text and its first version, parsed and indexed from scratch."""
+    problem, domain_path = pair
+    domain = parse_document("d.pddl", domain_path.read_text(encoding="utf-8"))
+    text = problem.read_text(encoding="utf-8")
+    parsed = parse_document("p.pddl", text)
+    return domain, text, Version(parsed, indexed(parsed, domain, None))
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.sampled_from(PAIRS), st.sampled_from(["utf-16", "utf-8", "utf-32"]), st.integers(0, 2**32))
 def test_updates_along_the_servers_parse_and_index_chain_are_fresh_computations(
         pair: tuple[Path, Path], encoding: str, seed: int) -> None:
-    problem, domain_path = pair
     rng = random.Random(seed)
-    domain = parse_document("d.pddl", domain_path.read_text(encoding="utf-8"))
-    text = problem.read_text(encoding="utf-8")
-    version = Version(parse_document("p.pddl", text), None)
-    version = Version(version.parsed, indexed(version.parsed, domain, None))
+    domain, text, version = first_version(pair)
     state = encode_document(text, version.index, encoding)
     for _ in range(10):
         text = random_edit(text, rng)
@@ -298,12 +303,8 @@ def test_tokens_followed_along_every_parse_are_fresh_computations(
     version before): where it follows, the tokens are exactly a fresh computation, and the one edit
     from the array the client last received gives them; where it cannot (a declaration changed), it
     says so and the next request computes them from the client's array."""
-    problem, domain_path = pair
     rng = random.Random(seed)
-    domain = parse_document("d.pddl", domain_path.read_text(encoding="utf-8"))
-    text = problem.read_text(encoding="utf-8")
-    version = Version(parse_document("p.pddl", text), None)
-    version = Version(version.parsed, indexed(version.parsed, domain, None))
+    domain, text, version = first_version(pair)
     held = encode_document(text, version.index, encoding)  # the client's last answer
     followed: EncodedTokens | None = held
     for _ in range(12):
