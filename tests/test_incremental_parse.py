@@ -196,6 +196,22 @@ def test_edits_the_incremental_path_cannot_vouch_for_parse_the_whole_file(text: 
     assert_same(reparse_document(previous, "problem.pddl", text), parse_document("problem.pddl", text))
 
 
+UNTYPED = PROBLEM.replace("a b c - block t1 - table", "a b c t1")
+
+
+@pytest.mark.parametrize(("base", "text"), [
+    (UNTYPED, _spelled(UNTYPED, "(:objects", 9, "x")),
+    (UNTYPED, _spelled(UNTYPED, "(:objects", 9, "", 1)),
+    (PROBLEM, _spelled(PROBLEM, "(:init", 6, "x")),
+    (PROBLEM, _spelled(PROBLEM, "(and", 4, "x")),
+])
+def test_a_letter_typed_after_a_lists_keyword_makes_another_keyword(base: str, text: str) -> None:
+    """`(:objectsx a b c)` is an unknown section, not the objects `x a b c`: the edit touches the
+    keyword, so the whole file is parsed again."""
+    previous = parse_document("problem.pddl", base)
+    assert_same(reparse_document(previous, "problem.pddl", text), parse_document("problem.pddl", text))
+
+
 def test_a_file_with_syntax_errors_is_parsed_in_full_until_it_is_clean() -> None:
     broken = _spelled(PROBLEM, "(:goal", 0, "(")
     previous = parse_document("problem.pddl", broken)

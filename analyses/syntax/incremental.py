@@ -189,8 +189,8 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
                    Token(WORD, head.group(1), head.start(1), head.end(1))]
     else:
         return None
-    if change.start < inner:
-        return None
+    if change.start < inner or (change.start == inner and not _delimits(new_text, inner)):
+        return None  # the edit reaches the list's keyword, or glues a name to it (`:objectsx`)
     names = keyword == ":objects"
     # names are not delimited: one that ends or starts at the edit is parsed again, as it may grow
     widen = 1 if names else 0
@@ -226,6 +226,12 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     # objects declare: the symbol index is built again (a list of None tells update_index so)
     listed = None if names else keyword
     return _finish(old, new_outline, notes, Splice(start, stop, delta, listed, new_elements))
+
+
+def _delimits(text: str, at: int) -> bool:
+    """Whether the character at ``at`` ends the word before it (a blank, a parenthesis, a comment)."""
+    character = text[at:at + 1]
+    return character.isspace() or character in ("(", ")", ";", "")
 
 
 def _untyped_around(elements: Run, first: int, after: int) -> bool:
