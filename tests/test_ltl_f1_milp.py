@@ -9,6 +9,7 @@ whose choices share many conditions, listing on small sizes and the fast solvers
 from __future__ import annotations
 
 import random
+import sys
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -133,3 +134,16 @@ def test_the_time_budget_still_bounds_a_hostile_pair() -> None:
                         budget=WorkBudget(time_limit_s=0.5))
     assert report.f1 is None
     assert report.notes == ("goal F1 not computed: stopped after 0.5 s while evaluating the goal F1",)
+
+
+def test_without_scipy_the_report_says_how_to_get_the_exact_f1(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The VS Code extension bundles only pure-Python packages: on a pair the fast solvers give up on, a
+    Python without scipy gets "not computed" and the command that installs it, not a failed request."""
+    monkeypatch.setattr(f1, "FAST_UNITS", 0)
+    monkeypatch.setitem(sys.modules, "plansight.analyses.ltl.f1_milp", None)  # the import fails
+    reference, candidate = generated(random.Random(2), keys=20, options=5, hubs=8)
+    report = ltl_report(formula(candidate), None, None, reference=formula(reference))
+    assert report.f1 is None
+    (note,) = report.notes
+    assert note.startswith("goal F1 not computed: stopped after 0.25 s of searching: ")
+    assert "`python -m pip install scipy`" in note

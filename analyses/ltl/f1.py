@@ -24,11 +24,12 @@ budget. All three give the same pair, so which one answered never shows.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from plansight.analyses.ltl.f1_parts import best_pair_by_parts
 from plansight.analyses.ltl.f1_search import best_pair
-from plansight.analyses.ltl.goal_options import Element, SimpleGoal, expansions, goal_options
+from plansight.analyses.ltl.goal_options import Element, Options, SimpleGoal, expansions, goal_options
 from plansight.analyses.ltl.scope import LtlScope
 from plansight.analyses.model.ltl import LtlFormula
 from plansight.analyses.semantics.budget import BudgetExceeded, Meter, WorkBudget
@@ -80,11 +81,26 @@ def goal_f1(candidate: LtlFormula, reference: LtlFormula, candidate_scope: LtlSc
         found = best_pair_by_parts(references, candidates, fast)
         ref, cand = found if found is not None else best_pair(references, candidates, fast)
     except BudgetExceeded:
-        # imported here: scipy takes a third of a second to import, which no other request should pay
-        from plansight.analyses.ltl.f1_milp import best_pair_milp
-        ref, cand = best_pair_milp(references, candidates, meter)
+        ref, cand = _programme()(references, candidates, meter)
     f1, precision, recall = set_f1(cand.elements(), ref.elements())
     return F1Result(f1, precision, recall, ref, cand)
+
+
+SCIPY_MISSING = (f"after {FAST_SECONDS:g} s of searching: the exact solver this pair needs comes with "
+                 "scipy, which is not installed (`python -m pip install scipy` into the Python that runs "
+                 "plansight)")
+"""Why the F1 is not computed without scipy: the VS Code extension's bundle carries only pure-Python
+packages, and scipy is compiled."""
+
+
+def _programme() -> Callable[[Options, Options, Meter], tuple[SimpleGoal, SimpleGoal]]:
+    """The mixed-integer programme, imported when first needed: scipy takes a third of a second to import,
+    which no other request should pay, and may be missing."""
+    try:
+        from plansight.analyses.ltl.f1_milp import best_pair_milp
+    except ImportError as error:
+        raise BudgetExceeded(SCIPY_MISSING) from error
+    return best_pair_milp
 
 
 def simple_expansions(formula: LtlFormula, scope: LtlScope, meter: Meter | None = None) -> list[SimpleGoal]:

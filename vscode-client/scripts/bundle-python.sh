@@ -9,12 +9,14 @@
 # that only some supported Pythons need (`exceptiongroup; python_version < "3.11"` for cattrs on
 # 3.10) are added afterwards until every supported version (3.10 to 3.14) has what it needs.
 #
-# Four dependencies are not bundled here, because they have no pure-Python wheel: up-fast-downward
+# Six dependencies are not bundled here, because they have no pure-Python wheel: up-fast-downward
 # (the Fast Downward binary: plan repair), unified-planning (its ConfigSpace/numpy stack; plansight
 # never needs it at run time), rustworkx (the fast graph isomorphism of equivalence checks; networkx,
-# which is bundled, answers the same more slowly) and orjson (fast encoding of large replies; the
-# standard json module is the fallback); nor is `regex`, the compiled part of nltk (nltk itself and
-# its other dependencies are pure and bundled). scripts/bundle_platform.py adds the compiled ones (all
+# which is bundled, answers the same more slowly), orjson (fast encoding of large replies; the
+# standard json module is the fallback), and numpy with scipy (the exact solver of goal F1 on goals
+# whose choices share many conditions, tens of megabytes per platform and Python: without them such
+# an F1 is "not computed", with the command that installs them); nor is `regex`, the compiled part of
+# nltk (nltk itself and its other dependencies are pure and bundled). scripts/bundle_platform.py adds the compiled ones (all
 # but unified-planning) and WordNet for each `vsce package --target`; this pure bundle alone is the
 # universal package. plansight imports them only when a feature needs them and says so when they are
 # missing; installing them into the interpreter the extension uses (`python -m pip install
@@ -41,7 +43,7 @@ pure_install() {
     --no-warn-conflicts --target "$libs" --python-version 3.10 --implementation py --abi none \
     --platform any --only-binary=:all: "$@"
 }
-not_bundled=(up-fast-downward unified-planning regex rustworkx orjson)
+not_bundled=(up-fast-downward unified-planning regex rustworkx orjson numpy scipy)
 # nltk is pure but requires regex: installed without its requirements, which the loop below completes
 no_deps=(nltk)
 pure_install --no-deps "$wheels"/plansight-*.whl
