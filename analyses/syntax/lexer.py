@@ -210,6 +210,15 @@ def lex_pddl(text: str, fast_facts: bool = True, start: int = 0, stop: int | Non
 
 
 NAMES = "NAMES"
+RUNS = frozenset((FACTS, NAMES))
+"""The tokens that stand for a run of list elements read in one step."""
+
+
+def spelled_tokens(text: str, start: int, stop: int | None) -> list[Token]:
+    """The tokens of ``text[start:stop]`` (None: to the end) read one by one, with no runs, invalid
+    characters left out (the first lex reported them): what a parenthesis repair or a syntax error's
+    recovery must see where runs hid the facts' own tokens."""
+    return [t for t in lex_pddl(text, False, start=start, stop=stop) if t.kind != BAD]
 _FACT_LIST_HEADS = frozenset((":init", "and"))
 _LIST_HEAD = re.compile(r"\s*(:init|and|:objects|:constants)" + NAME_END, re.IGNORECASE)
 

@@ -22,10 +22,9 @@ from bisect import bisect_left
 from collections.abc import Callable
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
-from plansight.analyses.syntax.lexer import BAD, FACTS, NAMES, RPAR, Token, facts_list_at, lex_pddl
+from plansight.analyses.syntax.lexer import BAD, RPAR, RUNS, Token, facts_list_at, lex_pddl, spelled_tokens
 from plansight.analyses.syntax.parens import balance, form_structure
 
-_RUNS = frozenset((FACTS, NAMES))
 _MAX_ROUNDS = 8
 """Repairs made again with more runs spelled out before the caller spells out everything."""
 
@@ -55,14 +54,13 @@ def spelling_of(tokens: list[Token], text: str) -> Callable[[int, int | None], l
     def spell(start: int, stop: int | None) -> list[Token]:
         end = len(text) if stop is None else stop
         first = bisect_left(tokens, start, key=_start_of)
-        if first and tokens[first - 1].kind in _RUNS and tokens[first - 1].end > start:
+        if first and tokens[first - 1].kind in RUNS and tokens[first - 1].end > start:
             first -= 1  # a run cut at ``start``: its facts from there on
         last = len(tokens) if stop is None else bisect_left(tokens, stop, key=_start_of)
         spelled: list[Token] = []
         for token in tokens[first:last]:
-            if token.kind in _RUNS:
-                lexed = lex_pddl(text, False, start=max(token.start, start), stop=min(token.end, end))
-                spelled.extend(t for t in lexed if t.kind != BAD)
+            if token.kind in RUNS:
+                spelled.extend(spelled_tokens(text, max(token.start, start), min(token.end, end)))
             else:
                 spelled.append(token)
         return spelled
@@ -77,7 +75,7 @@ def _spelled_out(tokens: list[Token], runs: list[int], text: str) -> list[Token]
     for index in runs:
         run = tokens[index]
         spelled.extend(tokens[last:index])
-        spelled.extend(t for t in lex_pddl(text, False, start=run.start, stop=run.end) if t.kind != BAD)
+        spelled.extend(spelled_tokens(text, run.start, run.end))
         last = index + 1
     spelled.extend(tokens[last:])
     return spelled

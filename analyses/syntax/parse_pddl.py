@@ -27,16 +27,17 @@ from plansight.analyses.syntax.lexer import (
     FACTS,
     HASH_T,
     LPAR,
-    NAMES,
     NUMBER,
     OP,
     RPAR,
+    RUNS,
     VARIABLE,
     WORD,
     SectionReader,
     Token,
     invalid_characters,
     lex_pddl,
+    spelled_tokens,
 )
 from plansight.analyses.syntax.paren_runs import balance_keeping_runs, spelling_of
 from plansight.analyses.syntax.parens import balance, form_structure
@@ -208,14 +209,12 @@ def _parse_pddl(text: str, fast_facts: bool, sections: SectionReader | None) -> 
 
 def _spelling(text: str) -> Callable[[int, int | None], list[Token]]:
     """The tokens of ``text`` from one offset to another (None: to the end), read token by token."""
-    return lambda start, stop: [t for t in lex_pddl(text, False, start=start, stop=stop) if t.kind != BAD]
+    return lambda start, stop: spelled_tokens(text, start, stop)
 
 
 def _any_run(tokens: list[Token]) -> bool:
-    return any(t.kind in _RUNS for t in tokens)
+    return any(t.kind in RUNS for t in tokens)
 
-
-_RUNS = frozenset((FACTS, NAMES))
 
 
 def _kept_before(text: str, tokens: list[Token], error: int) -> tuple[list[Token], int]:
@@ -230,7 +229,7 @@ def _kept_before(text: str, tokens: list[Token], error: int) -> tuple[list[Token
     names or a single fact). Invalid characters were reported by the first lex already.
     """
     index = bisect_left(tokens, error, key=_start_of)
-    last = next((i for i in range(index - 1, -1, -1) if tokens[i].kind in _RUNS), None)
+    last = next((i for i in range(index - 1, -1, -1) if tokens[i].kind in RUNS), None)
     if last is None:
         kept = tokens[:index]
         resume = tokens[index].start if index < len(tokens) else len(text)
@@ -278,7 +277,7 @@ def _needs_spelling_out_to(tokens: list[Token], errors: list[Diagnostic], fast_f
             looked.append(matching[opener] + 1)
             opener = parent[opener]
         for at in looked:
-            if fast_from <= at < count and tokens[at].kind in _RUNS:
+            if fast_from <= at < count and tokens[at].kind in RUNS:
                 run = tokens[at]
                 items: tuple[Formula, ...] = run.value  # type: ignore[assignment]
                 # only the run's first fact is looked at: the rest may stay one token
