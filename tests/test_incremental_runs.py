@@ -126,12 +126,9 @@ def test_an_edit_anywhere_reparses_exactly_and_leaves_the_previous_version_alone
     assert repr(before.model) == before_model
 
 
-def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
-        monkeypatch: pytest.MonkeyPatch) -> None:
-    text = problem_text(3000)
-    before = parse_document("p.pddl", text)
-    start = PLACES["init start"](text)
-    new_text = text[:start] + "(clear b1) " + text[start:]
+def _counted_copies(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The nodes moved spans are copied for from now on (``span_shift.shifted`` through the runs), one
+    count per call."""
     copied: list[int] = []
     real = span_shift.shifted
 
@@ -140,7 +137,17 @@ def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
         return real(value, delta)
 
     monkeypatch.setattr(runs, "shifted", counting)
-    monkeypatch.setattr("plansight.analyses.syntax.incremental.shifted", counting)
+    return copied
+
+
+def test_an_edit_at_the_start_of_init_copies_no_node_until_the_model_is_read(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    text = problem_text(3000)
+    before = parse_document("p.pddl", text)
+    start = PLACES["init start"](text)
+    new_text = text[:start] + "(clear b1) " + text[start:]
+    copied = _counted_copies(monkeypatch)
+    monkeypatch.setattr("plansight.analyses.syntax.incremental.shifted", runs.shifted)  # the same counter
     after = reparse_document(before, "p.pddl", new_text, lazy=True)
     assert after.derived is not None and copied == []
     problem = after.problem
@@ -161,14 +168,7 @@ def test_without_lazy_the_moved_nodes_are_copied_before_the_parse_returns(
     """What the server asks for while its checks read every list right after the parse."""
     before = parse_document("p.pddl", TEXT)
     start = PLACES["init start"](TEXT)
-    copied: list[int] = []
-    real = span_shift.shifted
-
-    def counting(value: object, delta: int) -> object:
-        copied.append(len(value) if isinstance(value, tuple) else 1)
-        return real(value, delta)
-
-    monkeypatch.setattr(runs, "shifted", counting)
+    copied = _counted_copies(monkeypatch)
     after = reparse_document(before, "p.pddl", TEXT[:start] + "(clear b1) " + TEXT[start:])
     assert after.derived is not None and after.problem is not None
     assert sum(copied) == len(after.problem.init) - len(after.derived.splice.elements) + len(

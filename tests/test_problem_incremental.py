@@ -215,14 +215,8 @@ def _large(facts: int) -> str:
     return render([" ".join(objects) + " - block"], init, goals, True)
 
 
-def test_an_edit_of_a_large_problem_looks_only_at_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The point of the bookkeeping: one fact added at the end of a 20,000-fact ``:init`` has its own
-    names looked up, not every fact's again (counted, not timed: the time is in
-    ``benchmarks/lsp_edit_cpu.py``), and the answer is still that of a check from scratch."""
-    domain = DOMAINS[0]
-    text = _large(20_000)
-    parsed = parse_document("p.pddl", text)
-    checker = ProblemChecker()
+def _looked_at(monkeypatch: pytest.MonkeyPatch) -> list[Atom]:
+    """The atoms the incremental check looks up from now on, in order."""
     looked_at: list[Atom] = []
     original = _IncrementalCheck.clean
 
@@ -231,6 +225,18 @@ def test_an_edit_of_a_large_problem_looks_only_at_what_changed(monkeypatch: pyte
         return original(self, atom)
 
     monkeypatch.setattr(_IncrementalCheck, "clean", counting)
+    return looked_at
+
+
+def test_an_edit_of_a_large_problem_looks_only_at_what_changed(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The point of the bookkeeping: one fact added at the end of a 20,000-fact ``:init`` has its own
+    names looked up, not every fact's again (counted, not timed: the time is in
+    ``benchmarks/lsp_edit_cpu.py``), and the answer is still that of a check from scratch."""
+    domain = DOMAINS[0]
+    text = _large(20_000)
+    parsed = parse_document("p.pddl", text)
+    checker = ProblemChecker()
+    looked_at = _looked_at(monkeypatch)
     checker.check(parsed.problem, domain)  # type: ignore[arg-type]
     assert len(looked_at) >= 20_000  # the first version is checked whole
     end = text.index(")\n  (:goal")
@@ -255,14 +261,7 @@ def test_a_lazy_edit_at_the_start_of_init_is_checked_without_building_the_moved_
     parsed = parse_document("p.pddl", text)
     checker = ProblemChecker()
     checker.check(parsed.problem, domain)  # type: ignore[arg-type]
-    looked_at: list[Atom] = []
-    original = _IncrementalCheck.clean
-
-    def counting(self: _IncrementalCheck, atom: Atom) -> bool:
-        looked_at.append(atom)
-        return original(self, atom)
-
-    monkeypatch.setattr(_IncrementalCheck, "clean", counting)
+    looked_at = _looked_at(monkeypatch)
     start = text.index("(:init") + len("(:init")
     for i, fact in enumerate(["(clear b7)", "(clear zz)", "(on b1 b2)"]):
         text = text[:start] + f" {fact}" + text[start:]

@@ -237,8 +237,7 @@ class _IncrementalCheck(_ProblemCheck):
             kind = type(element)
             if kind is Atom or kind is Comparison:
                 continue
-            if contingent or kind is TimedLiteral or any(
-                    isinstance(node, (Modal, TimedLiteral)) for node in walk(element)):
+            if contingent or any(isinstance(node, (Modal, TimedLiteral)) for node in walk(element)):
                 return False
         return not contingent or (OTHER not in needs[:start] and OTHER not in needs[stop:])
 
