@@ -151,6 +151,50 @@ def test_every_edit_parses_as_a_full_parse_would(case: tuple[str, str, list[tupl
         index = updated or full_index
 
 
+OBJECT_WORDS = ["a", "b", "f", "c2", "- block", "- table", "- (either block table)", "-", "- object"]
+"""What an edit of ``:objects`` inserts or deletes: names, and the ``- type`` that types every name
+before it back to the previous group, so that an edit next to a typed group changes names it never
+touched."""
+
+
+@st.composite
+def object_versions(draw: st.DrawFn) -> list[list[str]]:
+    """Successive versions of a problem's object list, as words: each replaces a run of the previous
+    version's words by others."""
+    words = draw(st.lists(st.sampled_from(OBJECT_WORDS), max_size=10))
+    versions = [words]
+    for _ in range(draw(st.integers(1, 6))):
+        start = draw(st.integers(0, len(words)))
+        end = draw(st.integers(start, min(len(words), start + 3)))
+        words = words[:start] + draw(st.lists(st.sampled_from(OBJECT_WORDS), max_size=3)) + words[end:]
+        versions.append(words)
+    return versions
+
+
+@settings(max_examples=300, deadline=None)
+@given(object_versions(), st.booleans())
+def test_every_edit_of_the_objects_parses_as_a_full_parse_would(
+        versions: list[list[str]], lazy: bool) -> None:
+    """Names gain and lose types through words they do not touch (``f a - block`` with ``a - block``
+    deleted leaves ``f`` untyped): the incremental parse must see it, lazily or not."""
+    template = PROBLEM.replace("a b c - block t1 - table", "{}")
+    current = parse_document("problem.pddl", template.format(" ".join(versions[0])))
+    for words in versions[1:]:
+        text = template.format(" ".join(words))
+        current = reparse_document(current, "problem.pddl", text, lazy=lazy)
+        assert_same(current, parse_document("problem.pddl", text))
+
+
+def test_deleting_the_type_of_a_group_untypes_the_name_before_the_edit() -> None:
+    before = PROBLEM.replace("a b c - block t1 - table", "a - block f a - block f")
+    after = PROBLEM.replace("a b c - block t1 - table", "a - block f f")
+    for lazy in (False, True):
+        edited = reparse_document(parse_document("problem.pddl", before), "problem.pddl", after, lazy=lazy)
+        assert edited.problem is not None
+        assert [(o.name.text, o.type) for o in edited.problem.objects][1:] == [("f", None), ("f", None)]
+        assert_same(edited, parse_document("problem.pddl", after))
+
+
 def _spelled(text: str, anchor: str, offset: int, inserted: str, removed: int = 0) -> str:
     at = text.index(anchor) + offset
     return text[:at] + inserted + text[at + removed:]

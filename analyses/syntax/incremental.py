@@ -201,7 +201,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     stop = elements.span(after).start if after < count else container_end
     delta = change.delta
     if names:
-        untyped = _untyped_around(elements, first, after)
+        untyped = _untyped_around(elements, first, after, start)
         tokens = _lex_names(new_text, start, stop + delta) if untyped else None
     elif old_text[stop] in "()":
         tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
@@ -234,13 +234,20 @@ def _delimits(text: str, at: int) -> bool:
     return character.isspace() or character in ("(", ")", ";", "")
 
 
-def _untyped_around(elements: Run, first: int, after: int) -> bool:
+def _untyped_around(elements: Run, first: int, after: int, start: int) -> bool:
     """Whether the names on both sides of the stretch between elements ``first - 1`` and ``after`` have no
     type, so that names parsed there alone (with no ``- type``: :func:`_lex_names`) are exactly what a
     full parse gives. A typed group's ``- type`` follows its names: the names before an edit would take
-    a moved type, or a new one, so an edit in a typed group re-parses the section."""
+    a moved type, or a new one, so an edit in a typed group re-parses the section. That includes the
+    name just before the stretch when its ``- type`` lies inside it (``f a - block`` with ``a - block``
+    deleted: ``f`` loses its type), though not when its group closed before the stretch began."""
     last = after - 1 if after > first else first - 1
-    return all(elements.node(index)[0].type is None for index in (last, after) if 0 <= index < len(elements))
+    if not all(elements.node(index)[0].type is None for index in (last, after) if 0 <= index < len(elements)):
+        return False
+    if first == 0:
+        return True
+    before, moved = elements.node(first - 1)
+    return before.type is None or before.type.span.end + moved <= start
 
 
 def _lex_names(text: str, start: int, stop: int) -> list[Token] | None:
