@@ -2,20 +2,23 @@
 
 The line format is the one compilers use, so terminals and editors turn it into a link. Below each
 line the offending source line is shown with the range underlined (``--concise`` drops that), and a
-summary closes the report. Colour only on a terminal; piped output is plain text.
+summary closes the report. Colour only on a terminal; piped output is plain text, written without
+importing ``rich`` at all: its import is about a tenth of a small file's whole lint, which CI scripts and
+batch jobs, piping every run, would pay for nothing (benchmarks/RESULTS.md, start-up).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TextIO
-
-from rich.console import Console
-from rich.text import Text
+from typing import TYPE_CHECKING, TextIO
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic, Severity
 from plansight.analyses.diagnostics.spans import LineIndex
 from plansight.analyses.workspace.lint import LintResult
+
+if TYPE_CHECKING:
+    from rich.text import Text as RichText
 
 STYLES = {
     Severity.ERROR: "bold red",
@@ -25,6 +28,34 @@ STYLES = {
 }
 EXCERPT_WIDTH = 100
 """Longest source excerpt shown; a 1 MB one-line problem must not flood the terminal."""
+
+
+class Text:
+    """A line of the report as pieces of text with their ``rich`` styles: enough to write it plain, and
+    turned into ``rich`` text only when it is coloured."""
+
+    __slots__ = ("pieces",)
+
+    def __init__(self, plain: str = "") -> None:
+        self.pieces: list[tuple[str, str | None]] = [(plain, None)] if plain else []
+
+    def append(self, text: str, style: str | None = None) -> None:
+        """Add a piece at the end of the line."""
+        self.pieces.append((text, style))
+
+    @property
+    def plain(self) -> str:
+        """The line without its styles."""
+        return "".join(text for text, _ in self.pieces)
+
+    def rich(self) -> RichText:
+        """The line for a ``rich`` console."""
+        from rich.text import Text as RichText
+
+        line = RichText()
+        for text, style in self.pieces:
+            line.append(text, style=style)
+        return line
 
 
 Section = tuple[list[Text], list[Text]]
@@ -58,13 +89,17 @@ def write_sections(sections: Iterable[Section], closing: Text, stream: TextIO, *
                    color: bool | None = None) -> None:
     """Write the files' sections (a blank line between files with diagnostics unless ``concise``) and
     the summary."""
-    console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
-                      force_terminal=color if color else None, no_color=color is False)
-    colored = console.is_terminal and not console.no_color if color is None else color
+    colored = False
+    if color or (color is None and _may_be_terminal(stream)):
+        from rich.console import Console
+
+        console = Console(file=stream, highlight=False, soft_wrap=True, emoji=False, markup=False,
+                          force_terminal=color if color else None, no_color=color is False)
+        colored = console.is_terminal and not console.no_color if color is None else color
 
     def emit(text: Text) -> None:
         if colored:
-            console.print(text)
+            console.print(text.rich())
         else:
             stream.write(text.plain + "\n")
 
@@ -82,6 +117,19 @@ def write_sections(sections: Iterable[Section], closing: Text, stream: TextIO, *
     if not concise and not first:
         emit(Text(""))
     emit(closing)
+
+
+def _may_be_terminal(stream: TextIO) -> bool:
+    """Whether ``rich`` could take ``stream`` for a terminal: it is one, or the environment says to treat it
+    as one (``TTY_COMPATIBLE=1``, ``FORCE_COLOR``). Otherwise ``rich`` would write plain text anyway, so
+    it need not be imported to decide."""
+    if os.environ.get("TTY_COMPATIBLE") == "1" or os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    try:
+        return bool(isatty is not None and isatty())
+    except ValueError:  # a closed stream
+        return False
 
 
 def _headline(path: str, index: LineIndex, diagnostic: Diagnostic) -> Text:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import pty
+import re
 import select
 import shutil
 import subprocess
@@ -69,6 +70,19 @@ def test_text_report_points_at_the_unclosed_paren(tmp_path: Path) -> None:
     assert lines[-1].startswith("Checked 1 file: 1 error")
     assert "\x1b[" not in completed.stdout  # piped: no colour codes
     assert completed.stderr == ""
+
+
+def test_force_color_colours_the_same_report(tmp_path: Path) -> None:
+    # CI logs are not terminals; FORCE_COLOR asks for colour anyway, and the words must not change
+    write(tmp_path / "domain.pddl", MISSING_CLOSE)
+    plain = run("domain.pddl", cwd=tmp_path)
+    env = {**os.environ, "FORCE_COLOR": "1", "TERM": "xterm"}
+    coloured = subprocess.run([str(PLANSIGHT), "lint", "domain.pddl"], cwd=tmp_path, capture_output=True,
+                              text=True, encoding="utf-8", env=env, timeout=60, check=False)
+
+    assert coloured.returncode == plain.returncode == 1
+    assert "\x1b[1;31merror\x1b[0m" in coloured.stdout  # the severity in bold red
+    assert re.sub(r"\x1b\[[0-9;]*m", "", coloured.stdout) == plain.stdout
 
 
 def test_concise_text_and_output_file(tmp_path: Path) -> None:

@@ -12,12 +12,15 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "examples"
-NOT_FOR_LINT = ("lsprotocol", "pygls", "lark", "networkx", "rustworkx", "nltk", "unified_planning", "cattrs")
+NOT_FOR_LINT = ("lsprotocol", "pygls", "lark", "networkx", "rustworkx", "nltk", "unified_planning", "cattrs",
+                "rich")
+"""``rich`` colours the text report on a terminal only: piped, the report is written without it"""
 
 
 def _modules_imported_by(*argv: str) -> set[str]:
-    """The full names of the modules ``plansight ARGV`` imports."""
-    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": "1"}
+    """The full names of the modules ``plansight ARGV`` imports, its output piped as a CI job's is."""
+    env = {key: value for key, value in os.environ.items() if key not in ("FORCE_COLOR", "TTY_COMPATIBLE")}
+    env["PYTHONDONTWRITEBYTECODE"] = "1"
     result = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "plansight", *argv],
         capture_output=True, text=True, cwd=ROOT, env=env, timeout=120,
