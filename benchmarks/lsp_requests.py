@@ -13,14 +13,15 @@ tokens are asked for in full and as a delta (``full/delta`` naming the result id
 answer, as VS Code does after each change); range formatting asks for the line of an init fact, and
 on-type formatting for Enter at its start.
 
-Then, for each request type, ``--after-edit`` times: edit the document (append a space, or with
-``--edit init`` insert a fact at the start of ``:init``), wait for that version's diagnostics, and time
+Then, for each request type, ``--after-edit`` times: edit the document (append a space, with
+``--edit init`` insert a fact at the start of ``:init``, with ``--edit objects`` a new object name at the
+end of ``:objects``, a declaration), wait for that version's diagnostics, and time
 one request of that type, the first on the new version. The
 server's resident memory is read after each of those edits (``/proc``, Linux) to show that keeping
 models out of the garbage collector's reach does not make memory grow with the edits.
 
     python benchmarks/lsp_requests.py [--repeat 30] [--after-edit 5] [--only tokens,format]
-                                      [--edit end|init] [--json OUT]
+                                      [--edit end|init|objects] [--json OUT]
 """
 
 from __future__ import annotations
@@ -176,6 +177,10 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
     last_line, last_column = text.count("\n"), len(text) - (text.rfind("\n") + 1)
     init_line = text.count("\n", 0, text.index("(:init")) + 1
     insertion = " " if edit_at == "end" else "(clear b1) "
+    objects_at = text.index(")", text.index("(:objects"))
+    objects_line = text.count("\n", 0, objects_at)
+    objects_column = objects_at - (text.rfind("\n", 0, objects_at) + 1)
+    typed = 0
     server = client._server  # the subprocess: its memory is read from /proc
     pid = server.pid if server is not None else None
     rss: list[float] = []
@@ -187,6 +192,11 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
             if edit_at == "end":
                 end = lsp.Position(line=last_line, character=last_column)
                 last_column += 1
+            elif edit_at == "objects":  # a new object typed at the end of the list, a name at a time
+                typed += 1
+                insertion = f" o{typed}"
+                end = lsp.Position(line=objects_line, character=objects_column)
+                objects_column += len(insertion)
             else:
                 end = lsp.Position(line=init_line, character=0)
             await document.insert(end, insertion)
@@ -227,9 +237,10 @@ def main() -> int:
                         help="edits after each of which one request of each type is timed")
     parser.add_argument("--only", default="",
                         help="comma-separated parts of request names to measure (default: all)")
-    parser.add_argument("--edit", choices=("end", "init"), default="end",
-                        help="the edit before each after-edit request: a space appended at the end, or a "
-                             "fact inserted at the start of :init")
+    parser.add_argument("--edit", choices=("end", "init", "objects"), default="end",
+                        help="the edit before each after-edit request: a space appended at the end, a "
+                             "fact inserted at the start of :init, or a new object name at the end of "
+                             ":objects")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     only = tuple(part.strip() for part in args.only.split(",") if part.strip())

@@ -184,3 +184,113 @@ def test_shifted_runs_of_starts_answer_as_the_shifted_list(
             for value in range(-2, (plain[-1] if plain else 0) + 3):
                 assert runs.bisect_left(value) == bisect.bisect_left(plain, value), value
                 assert runs.bisect_right(value) == bisect.bisect_right(plain, value), value
+
+
+OBJECT_DOMAIN = """(define (domain blocks)
+  (:requirements :strips)
+  (:constants k1 b3)
+  (:predicates (on ?x ?y) (clear ?x) (on-table ?x)))
+"""
+"""A domain with constants: a problem object of the same name shadows one (``b3``), and removing the
+object lets the name fall back to the constant."""
+
+OBJECT_NAMES = ["b1", "b2", "b3", "b4", "b9", "k1", "zz", "b1", "x"]
+"""Names typed into a problem's object list: used by its facts or not, a domain constant's, repeated."""
+
+
+def _objects_problem(tail: list[str]) -> str:
+    return ("(define (problem p)\n  (:domain blocks)\n  (:objects t1 t2 - table " + " ".join(tail)
+            + ")\n  (:init (clear b1) (on b1 b2) (on-table b3) (clear k1) (clear b9)\n    (on b2 t1))\n"
+            "  (:goal (and (on b1 b2) (exists (?x) (clear ?x)) (clear zz)))\n)\n")
+
+
+@st.composite
+def object_tails(draw: st.DrawFn) -> list[list[str]]:
+    """Successive versions of the untyped names at the end of a problem's object list, each made from
+    the one before by typing or deleting a character or a name, as in an editor."""
+    tail = draw(st.lists(st.sampled_from(OBJECT_NAMES), max_size=5))
+    versions = [tail]
+    for _ in range(draw(st.integers(1, 10))):
+        tail = list(tail)
+        kind = draw(st.sampled_from(["name+", "name-", "char+", "char-"]))
+        if kind == "name+" or not tail:
+            tail.insert(draw(st.integers(0, len(tail))), draw(st.sampled_from(OBJECT_NAMES)))
+        elif kind == "name-":
+            del tail[draw(st.integers(0, len(tail) - 1))]
+        elif kind == "char+":
+            at = draw(st.integers(0, len(tail) - 1))
+            tail[at] += draw(st.sampled_from("129x"))
+        else:
+            at = draw(st.integers(0, len(tail) - 1))
+            tail[at] = tail[at][:-1] or "y"
+        versions.append(tail)
+    return versions
+
+
+def _check_object_chain(versions: list[list[str]], lazy: bool) -> int:
+    """Each version's index made by updating the previous one's answers as a full build; how many
+    versions were updated (not built in full)."""
+    partner = parse_document("d.pddl", OBJECT_DOMAIN).domain
+    current = parse_document("p.pddl", _objects_problem(versions[0]))
+    index = build_index(current.model, "p.pddl", domain=partner, domain_path="d.pddl")
+    updated_count = 0
+    for tail in versions[1:]:
+        text = _objects_problem(tail)
+        current = reparse_document(current, "p.pddl", text, lazy=lazy)
+        full = build_index(parse_document("p.pddl", text).model, "p.pddl", domain=partner,
+                           domain_path="d.pddl")
+        updated = None if current.derived is None else update_index(index, current.model,
+                                                                     current.derived.splice)
+        if updated is None:
+            index = full
+            continue
+        updated_count += 1
+        assert_answers_alike(updated, full, text)
+        assert updated.declarations == full.declarations and updated.visible == full.visible
+        assert list(updated.occurrences) == list(full.occurrences)
+        index = updated
+    return updated_count
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(object_tails(), st.booleans())
+def test_a_chain_of_updates_through_edits_of_the_object_list_answers_as_a_full_build(
+        versions: list[list[str]], lazy: bool) -> None:
+    """Objects declared and undeclared at the end of the list: the names in facts and goals that now
+    mean the new object, a domain constant again, or nothing, answer as in a full build."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", 0)
+        _check_object_chain(versions, lazy)
+
+
+def test_typing_a_new_object_updates_the_index_at_every_key() -> None:
+    # `b9` is used by a fact before it is declared: once typed, definition from the fact lands on it
+    versions = [["b1", "b2"], ["b1", "b2", "b"], ["b1", "b2", "b9"], ["b1", "b2", "b9", "b3"],
+                ["b1", "b2", "b9", "b"], ["b1", "b2", "b9"]]
+    assert _check_object_chain(versions, lazy=True) == len(versions) - 1
+    partner = parse_document("d.pddl", OBJECT_DOMAIN).domain
+    first = parse_document("p.pddl", _objects_problem(versions[0]))
+    index = build_index(first.model, "p.pddl", domain=partner, domain_path="d.pddl")
+    text = _objects_problem(versions[2])
+    typed = reparse_document(reparse_document(first, "p.pddl", _objects_problem(versions[1])), "p.pddl", text)
+    between = reparse_document(first, "p.pddl", _objects_problem(versions[1]))
+    assert between.derived is not None and typed.derived is not None
+    middle = update_index(index, between.model, between.derived.splice)
+    assert middle is not None
+    updated = update_index(middle, typed.model, typed.derived.splice)
+    assert updated is not None
+    used = updated.at(text.index("(clear b9)") + len("(clear "))
+    assert used is not None and used.kind == "object" and used.target is not None
+    assert used.target.span.start == text.index("b9)")
+    # and `b3`, declared, shadows the domain's constant `b3` in the fact that uses it
+    shadowing = updated.at(text.index("(on-table b3)") + len("(on-table "))
+    assert shadowing is not None and shadowing.kind == "constant"
+
+
+def test_deleting_the_first_of_a_repeated_object_gives_its_place_to_the_next() -> None:
+    # `b1` declared twice: once the first goes, the second declares it (a full build; the update
+    # cannot see where the second is), and declaring it again in the edit makes the new one first
+    repeated = ["b1", "x", "y", "b1"]
+    for versions in ([repeated, ["x", "y", "b1"]], [repeated, ["b4", "x", "y", "b1"]],
+                     [repeated, ["b1", "b1", "x", "y", "b1"], ["b", "b1", "x", "y", "b1"]]):
+        _check_object_chain(versions, lazy=True)

@@ -61,7 +61,7 @@ async def client(lsp_client: LanguageClient, folder: Path):
 
 def _edit(text: str, rng: random.Random) -> tuple[int, int, str]:
     """One keystroke-sized change: a fact inserted or removed in ``:init``, a goal atom added, a space;
-    now and then an object added (a new declaration, which ends the chain of updates)."""
+    now and then an object added at the end of the list (a new declaration, which the updates follow)."""
     facts = [m.start() for m in re.finditer(r"\((?:on|on-table|clear|handempty)[ )]", text)]
     at = rng.choice(facts)
     kind = rng.choice(["insert", "insert", "remove", "goal", "space", "object"])

@@ -342,3 +342,53 @@ def test_typing_a_fact_is_followed_keystroke_by_keystroke() -> None:
     declared = text.replace("(:objects b0", "(:objects c9 b0")
     version = next_version(version, declared, domain)
     assert advance(tokens, declared, version.index, version.parsed.derived) is None
+
+
+def test_typing_a_new_object_at_the_end_of_the_list_is_followed_until_a_use_changes_colour() -> None:
+    """A name typed after the last object declares it; while nothing names it the other tokens keep
+    their colours and the tokens follow the edit. Once it declares a name a fact uses (`b7x`), that use
+    turns from an unknown name into an object, and the tokens are computed from the whole index."""
+    text = long_problem(200).replace("(on b7 b8)", "(on b7x b8)")
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    tokens: EncodedTokens | None = encode_document(text, version.index)
+    at = text.index(")", text.index("(:objects"))
+    followed = []
+    for typed in [" ", "c", "1", "\b", "\b", "b", "7", "x"]:
+        if typed == "\b":
+            text, at = text[:at - 1] + text[at:], at - 1
+        else:
+            text, at = text[:at] + typed + text[at:], at + 1
+        version = next_version(version, text, domain)
+        assert tokens is not None
+        followed.append(advance(tokens, text, version.index, version.parsed.derived) is not None)
+        tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
+        assert tokens.data == fresh(text, domain, "utf-16")
+    assert followed == [True] * 7 + [False]
+    uses = [TOKEN_TYPES[kind] for (s, e, kind, _) in tokens.arrays().tuples() if text[s:e] == "b7x"]
+    assert uses == ["variable", "variable"]  # declared, and the fact's use is an object now
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.sampled_from([" b3", " c1", "x", "\b", " b7x", " b2"]), min_size=1, max_size=10),
+       st.sampled_from(["utf-16", "utf-8"]))
+def test_tokens_followed_through_edits_of_the_object_list_are_fresh_computations(
+        typed: list[str], encoding: str) -> None:
+    text = long_problem(30).replace("(on b7 b8)", "(on b7x b8)")
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    followed: EncodedTokens | None = encode_document(text, version.index, encoding)
+    at = text.index(")", text.index("(:objects"))
+    for piece in typed:
+        if piece == "\b":
+            text, at = text[:at - 1] + text[at:], at - 1
+        else:
+            text, at = text[:at] + piece + text[at:], at + len(piece)
+        version = next_version(version, text, domain)
+        if followed is not None:
+            followed = advance(followed, text, version.index, version.parsed.derived)
+        if followed is None:
+            followed = encode_document(text, version.index, encoding)
+        assert followed.data == fresh(text, domain, encoding), text

@@ -161,14 +161,21 @@ def _names_kept_outside(previous: EncodedTokens, text: str, index: SymbolIndex |
     :func:`update_index` passes them on, and only when the declarations and everything names resolve
     to are unchanged (the partners' versions too: the index of another partner is built anew). A
     name's kind then depends on its element alone, and the elements outside the splice are the
-    previous ones."""
+    previous ones. Likewise for names typed at the end of the object list, when the index updated from
+    the previous tokens' one says no name outside the edit changed its kind (``kinds_kept_from``)."""
     if derived is None or index is None or previous.tables is None:
         return None
     splice = derived.splice
-    if splice.list is None and splice.elements:
-        return None  # sections, or a problem's object names, parsed again: they may declare
     declarations, visible = previous.tables
-    if index.declarations is not declarations or index.visible is not visible:
+    if splice.list == ":objects":
+        # object names declared or undeclared: only when the update of the index found that no name
+        # outside the edit changed its kind (nothing named the new object yet) do the others keep theirs
+        kept_from = index.kinds_kept_from
+        if kept_from is None or kept_from[0] is not declarations or kept_from[1] is not visible:
+            return None
+    elif splice.list is None and splice.elements:
+        return None  # sections parsed again: they may declare
+    elif index.declarations is not declarations or index.visible is not visible:
         return None
     if not 0 <= splice.start <= splice.stop:
         return None
@@ -226,7 +233,7 @@ def _update_edited_lines(previous: EncodedTokens, text: str, index: SymbolIndex,
     moved = _spliced_shifts(shifts, lo, hi, count, delta, len(tokens.starts))
     if len(moved) > _MAX_SHIFTS:
         tokens, moved = _settled(tokens, moved), ()
-    return EncodedTokens(text, previous.encoding, None, tokens, data, moved, previous.tables), edit
+    return EncodedTokens(text, previous.encoding, None, tokens, data, moved, _tables(index)), edit
 
 
 def _spliced(column: MutableSequence[int], lo: int, hi: int, middle: Sequence[int], typecode: str

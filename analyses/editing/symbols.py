@@ -103,8 +103,8 @@ class Occurrence(NamedTuple):
 class SymbolIndex:
     """The occurrences of one document, in text order, and its own global declarations by kind."""
 
-    __slots__ = ("_by_target", "_starts", "_targets", "_update", "declarations", "occurrences", "path",
-                 "visible")
+    __slots__ = ("_by_target", "_object_repeats", "_starts", "_targets", "_update", "declarations",
+                 "kinds_kept_from", "occurrences", "path", "visible")
 
     def __init__(self, path: str, occurrences: Sequence[Occurrence],
                  declarations: dict[tuple[SymbolKind, str], Declaration],
@@ -133,6 +133,13 @@ class SymbolIndex:
         self._targets: list[Declaration | None] | None = None
         self._update: _UpdateTables | None = None
         """what :func:`update_index` derives from the declarations, kept along a chain of updates"""
+        self.kinds_kept_from: tuple[object, object] | None = None
+        """``(declarations, visible)`` of the index this one was updated from by an edit of the object
+        list, when every name outside the edit kept its kind (an object typed that nothing names yet):
+        its semantic tokens may then follow the edit (``semantic_token_edits.py``)"""
+        self._object_repeats: dict[str, int] | None = None
+        """how many times each object declared more than once is declared here (None: not known): an
+        update of the object list must know where a name's declaration goes when its first one goes"""
 
     def at(self, offset: int) -> Occurrence | None:
         """The occurrence under the cursor; a cursor just after a name still finds it."""
@@ -207,6 +214,8 @@ class _Builder:
         self.own: dict[tuple[SymbolKind, str], Declaration] = {}
         self.objects: dict[str, Declaration] = {}
         """what a non-variable argument can name: problem objects, then domain constants"""
+        self.object_repeats: dict[str, int] = {}
+        """how many times each object declared more than once in the indexed document is declared"""
 
     # declarations
 
@@ -222,6 +231,8 @@ class _Builder:
             if previous is None or previous.kind == "constant":
                 self.objects[name.key] = existing
         if own:
+            if kind == "object" and existing is not decl:
+                self.object_repeats[name.key] = self.object_repeats.get(name.key, 1) + 1
             self.own.setdefault((kind, name.key), existing)
             self.out.append(_new(Occurrence, (name.span, kind, name.key, name.text, "declaration", existing)))
         return existing
@@ -499,7 +510,10 @@ def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
             builder.plan_body(model)
         else:
             builder.ltl_body(model)
-    return SymbolIndex(path, builder.out, builder.own, builder.globals)
+    index = SymbolIndex(path, builder.out, builder.own, builder.globals)
+    if isinstance(model, Problem):
+        index._object_repeats = builder.object_repeats
+    return index
 
 
 def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolIndex | None:
@@ -518,6 +532,8 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
         # the declarations and what they resolve to are the same along a chain of updates: derived once
         tables = _UpdateTables(max((d.span.end for d in old.declarations.values()), default=-1),
                                any(kind == "preference" for kind, _ in visible), _objects_of(visible))
+    if splice.list == ":objects":
+        return _update_objects(old, splice, tables)
     if tables.last_declaration_end > start or tables.preferences:
         return None
     builder = _Builder(old.path)
@@ -542,6 +558,91 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
         (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
     index = SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
     index._update = tables
+    index._object_repeats = old._object_repeats
+    return index
+
+
+def _update_objects(old: SymbolIndex, splice: Splice, tables: _UpdateTables) -> SymbolIndex | None:
+    """The update for names typed or deleted in the untyped run at the end of a problem's object list,
+    after every other declaration of the document (where a new object is usually written).
+
+    No declaration moves then, so the occurrences outside the stretch keep their targets, except those
+    whose name the edit declared, stopped declaring or declared elsewhere: found by their keys in C
+    and patched where they lie (:func:`_resolved`). Anything else (declarations after the stretch, a
+    name whose first declaration goes while a later one stays, preferences) is left to a full build,
+    which gives the same index."""
+    start, stop, delta = splice.start, splice.stop, splice.delta
+    path, own, visible = old.path, old.declarations, old.visible
+    repeats = old._object_repeats
+    if repeats is None or tables.preferences or tables.last_declaration_end > stop:
+        return None
+    starts = _Starts.of(old._starts)
+    low, high = starts.bisect_left(start), starts.bisect_left(stop)
+    pieces = _Pieces.of(old.occurrences)
+    removed = [o for piece in pieces.cut(low, high) for o in piece.made(path)]
+    if any(o.kind != "object" or o.role != "declaration" for o in removed):
+        return None  # not a run of object names alone
+    new_own, new_visible, objects, repeats = dict(own), dict(visible), dict(tables.objects), dict(repeats)
+    gone: dict[str, Declaration] = {}
+    count: dict[str, int] = {}
+    """how many times each name the stretch declared or declares is declared in the document"""
+    for occurrence in removed:
+        key, decl = occurrence.key, occurrence.target
+        count[key] = count.get(key, repeats.get(key, 1)) - 1
+        if decl is not None and decl.span == occurrence.span:  # the name's first declaration goes
+            gone[key] = decl
+            del new_own[("object", key)], new_visible[("object", key)]
+    if any(count[key] for key in gone) and not all(
+            any(type(e) is TypedName and e.name.key == key for e in splice.elements)
+            for key in gone if count[key]):
+        return None  # a later declaration of the name, after the stretch, would declare it now
+    fresh: list[Occurrence] = []
+    for element in splice.elements:
+        if type(element) is not TypedName or element.type is not None:
+            return None
+        name = element.name
+        key = name.key
+        decl = new_visible.get(("object", key))
+        if decl is None:
+            earlier = gone.get(key)
+            # the same name where it was: the same declaration, so nothing that names it changes
+            decl = earlier if earlier is not None and earlier.span == name.span else _new(
+                Declaration, ("object", key, path, name.span, None))
+            new_own[("object", key)] = new_visible[("object", key)] = decl
+        count[key] = count.get(key, repeats.get(key, 1) if ("object", key) in visible else 0) + 1
+        fresh.append(_new(Occurrence, (name.span, "object", key, name.text, "declaration", decl)))
+    for key, times in count.items():
+        if times > 1:
+            repeats[key] = times
+        else:
+            repeats.pop(key, None)
+    # what each name whose object came or went now resolves to: the object, else a domain constant
+    resolved: dict[str, Declaration | None] = {}
+    for key in {*gone, *(o.key for o in fresh)}:
+        now = new_visible.get(("object", key)) or new_visible.get(("constant", key))
+        if now is not objects.get(key):
+            resolved[key] = now
+            if now is None:
+                del objects[key]
+            else:
+                objects[key] = now
+    kept = [*pieces.cut(0, low), _Listed(fresh), *(piece.moved(delta, stop)
+                                                    for piece in pieces.cut(high, len(pieces)))]
+    recoloured: list[Occurrence] = []
+    if resolved:
+        patched = [piece.resolved(resolved, recoloured) for piece in kept]
+        if any(piece is None for piece in patched):
+            return None
+        kept = [piece for piece in patched if piece is not None]
+    occurrences = _Pieces(kept, path).settled()
+    fresh_starts = list(map(_start_of, fresh))
+    new_starts = _Starts([*starts.cut(0, low), (fresh_starts, 0, len(fresh_starts), 0), *(
+        (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
+    index = SymbolIndex(path, occurrences, new_own, new_visible, new_starts)
+    index._update = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects)
+    index._object_repeats = repeats
+    if not recoloured:
+        index.kinds_kept_from = (own, visible)
     return index
 
 
@@ -574,7 +675,8 @@ def _objects_of(visible: dict[tuple[SymbolKind, str], Declaration]) -> dict[str,
 def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int) -> list[Occurrence]:
     """Occurrences after an edit, moved by ``delta``; so are their targets when those are declared in
     this document after the edit too (a quantifier's variables: :func:`update_index` gives up when one
-    of the document's global declarations lies after the edit).
+    of the document's global declarations lies after the edit; an object an edit of the object list
+    declared is already where it is, and may be a target here).
 
     Everything after an edit at the start of a 1 MB problem's ``:init`` is a hundred thousand
     occurrences, so the copies are made column by column in C (``map`` over ``tuple.__new__``)."""
@@ -586,7 +688,8 @@ def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int)
                                         map(add, map(_SECOND, spans), repeat(delta)), strict=True))
     if kinds.count("variable"):  # only variables are declared after the edit (see above)
         for i, target in enumerate(targets):
-            if target is not None and target.path == path and target.span.start >= after:
+            if target is not None and target.kind == "variable" and target.path == path and (
+                    target.span.start >= after):
                 scope = target.scope
                 targets[i] = _new(Declaration, (target.kind, target.key, path, _new(Span, (
                     target.span.start + delta, target.span.end + delta)), None if scope is None else _new(
@@ -626,6 +729,11 @@ class _Moved:
             targets = list(map(_TARGET, self.made(path)))
         return targets
 
+    def resolved(self, now: dict[str, Declaration | None], recoloured: list[Occurrence]) -> _Moved | None:
+        """These occurrences with the names in ``now`` resolving as it says (:func:`_resolved`)."""
+        base = _resolved(self.base, now, recoloured)
+        return None if base is None else _Moved(base, self.delta, self.after)
+
 
 class _Listed:
     """Occurrences of this index or an older one that did not move."""
@@ -653,8 +761,39 @@ class _Listed:
     def targets(self, path: str) -> list[Declaration | None]:
         return list(map(_TARGET, self.base))
 
+    def resolved(self, now: dict[str, Declaration | None], recoloured: list[Occurrence]) -> _Listed | None:
+        """These occurrences with the names in ``now`` resolving as it says (:func:`_resolved`)."""
+        base = _resolved(self.base, now, recoloured)
+        return None if base is None else _Listed(base)
+
 
 _Piece = _Moved | _Listed
+
+
+def _resolved(base: list[Occurrence], now: dict[str, Declaration | None],
+              recoloured: list[Occurrence]) -> list[Occurrence] | None:
+    """``base`` with every argument whose name is a key of ``now`` resolved to its value (an object
+    declared or undeclared by an edit of the object list): the same list when none is, a patched copy
+    when a few are (found by key in C), None when too many are to be worth it. The occurrences whose
+    kind changed (a constant or unknown name now an object, or back) are added to ``recoloured``."""
+    hits = list(compress(range(len(base)), map(now.__contains__, map(_KEY, base))))
+    if not hits:
+        return base
+    if len(hits) > _MAX_RESOLVED:
+        return None
+    out = list(base)
+    for i in hits:
+        occurrence = base[i]
+        decl = now[occurrence.key]
+        if occurrence.role == "reference" and occurrence.kind in ("object", "constant"):
+            out[i] = _new(Occurrence, (occurrence.span, decl.kind if decl else "constant", occurrence.key,
+                                       occurrence.text, "reference", decl))
+            if out[i].kind != occurrence.kind:
+                recoloured.append(occurrence)
+        elif occurrence.kind == "object" and decl is not None:  # a repeated declaration: of the first one
+            out[i] = _new(Occurrence, (occurrence.span, "object", occurrence.key, occurrence.text,
+                                       "declaration", decl))
+    return out
 
 
 class _Pieces(Sequence[Occurrence]):
@@ -865,7 +1004,10 @@ def _bisect_right(starts: Sequence[int], value: int) -> int:
 
 _MAX_PIECES = 8
 _SHORT_RUN = 4096
-_KIND = itemgetter(1)
+_MAX_RESOLVED = 4096
+"""names an edit of the object list may re-resolve in one piece of an update before a full build is
+cheaper"""
+_KIND, _KEY = itemgetter(1), itemgetter(2)
 _SPAN, _TARGET = itemgetter(0), itemgetter(5)
 _COLUMNS = tuple(itemgetter(i) for i in range(1, 6))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)

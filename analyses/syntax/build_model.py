@@ -203,8 +203,9 @@ class Splice:
     stop: int
     delta: int
     list: str | None
-    """``:init`` or ``:goal`` (the ``and`` inside it); None for a run of sections, or of a problem's object
-    names (they declare, so whoever follows the splice must start again, as for sections)"""
+    """``:init`` or ``:goal`` (the ``and`` inside it), or ``:objects`` (a run of a problem's untyped object
+    names: they declare, so whoever follows the splice must account for what names now resolve to);
+    None for a run of sections"""
     elements: tuple[Any, ...]
     """the new nodes of the re-parsed stretch, in text order"""
 

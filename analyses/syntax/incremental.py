@@ -223,8 +223,8 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     section = Section(fresh.keyword, payload, fresh.span)
     spliced = (*sections[:index], section, *_moved_sections(sections[index + 1:], delta, outline.problem))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
-    # objects declare: the symbol index is built again (a list of None tells update_index so)
-    listed = None if names else keyword
+    # objects declare: whoever follows the splice must know (the symbol index re-resolves names)
+    listed = keyword
     return _finish(old, new_outline, notes, Splice(start, stop, delta, listed, new_elements))
 
 
