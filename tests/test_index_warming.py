@@ -341,17 +341,23 @@ def test_a_request_two_versions_late_does_not_turn_the_chain_back(builds: list[s
     assert base is not None and base[0][1] == texts[2]
 
 
-def test_an_edit_that_moves_declarations_lets_the_index_go() -> None:
-    """An object added before the others moves their declarations: no update gives the new index, so
-    the old one is not kept (it would only pin its version's memory), and the next index is built in
-    full."""
+def _indexed_then_edited(objects: str) -> tuple[ServerCaches, str]:
+    """The problem analysed and indexed, then its object list edited to ``objects`` and analysed."""
     caches = ServerCaches()
     request = _request()
     analyse(request, caches)
     warm_version(request, caches)
-    text = PROBLEM.replace("(:objects a b)", "(:objects c a b)")
+    text = PROBLEM.replace("(:objects a b)", objects)
     caches.retire("/w/p.pddl", text)
     analyse(_request(text), caches)
+    return caches, text
+
+
+def test_an_edit_that_moves_declarations_lets_the_index_go() -> None:
+    """An object added before the others moves their declarations: no update gives the new index, so
+    the old one is not kept (it would only pin its version's memory), and the next index is built in
+    full."""
+    caches, text = _indexed_then_edited("(:objects c a b)")
     assert caches.index_base("/w/p.pddl") is None
     assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))
     assert caches.index_base("/w/p.pddl") is not None
@@ -360,13 +366,7 @@ def test_an_edit_that_moves_declarations_lets_the_index_go() -> None:
 def test_an_object_added_after_the_others_keeps_the_chain() -> None:
     """Where a new object is usually typed, at the end of the list, nothing declared moves: the index
     follows the edit (``update_index``) and equals the full build."""
-    caches = ServerCaches()
-    request = _request()
-    analyse(request, caches)
-    warm_version(request, caches)
-    text = PROBLEM.replace("(:objects a b)", "(:objects a b c)")
-    caches.retire("/w/p.pddl", text)
-    analyse(_request(text), caches)
+    caches, text = _indexed_then_edited("(:objects a b c)")
     base = caches.index_base("/w/p.pddl")
     assert base is not None and base[0][1] == text
     assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))
