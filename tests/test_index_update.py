@@ -10,6 +10,8 @@ each declaration, and finally the whole list.
 from __future__ import annotations
 
 import bisect
+import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -18,10 +20,16 @@ from test_incremental_parse import DOMAIN, edit_sequences, index_of
 from test_lazy_readers import FACTS, apply, render
 from test_lazy_readers import edits as list_edits
 
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "benchmarks"))
+from workloads import BLOCKSWORLD as BLOCKSWORLD_DOMAIN
+from workloads import blocksworld_problem
+
 from plansight.analyses.diagnostics.spans import Span
 from plansight.analyses.editing import symbols
 from plansight.analyses.editing.symbols import SymbolIndex, build_index, update_index
+from plansight.analyses.model.pddl import Problem
 from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
+from plansight.analyses.syntax.incremental import changed_range
 from plansight.server.caches import ServerCaches
 from plansight.server.symbol_lookup import index_of_document
 
@@ -294,3 +302,194 @@ def test_deleting_the_first_of_a_repeated_object_gives_its_place_to_the_next() -
     for versions in ([repeated, ["x", "y", "b1"]], [repeated, ["b4", "x", "y", "b1"]],
                      [repeated, ["b1", "b1", "x", "y", "b1"], ["b", "b1", "x", "y", "b1"]]):
         _check_object_chain(versions, lazy=True)
+
+
+# --- edits of a problem's declarations (``:objects``) ----------------------------------------------
+
+CONSTANT_DOMAIN = """(define (domain bw)
+  (:requirements :strips :typing)
+  (:types block place)
+  (:constants table - place)
+  (:predicates (on ?x - block ?y - object) (clear ?x - object)))
+"""
+CONSTANT_DOMAIN_PATH = "/w/bw.pddl"
+OBJECT_NAMES = ("b1", "b2", "b3", "c", "cc", "table", "ghost")
+"""``table`` is also the domain's constant (an object of that name shadows it); ``ghost`` and ``c`` are
+used by facts whether or not they are declared."""
+FACTS_USING_OBJECTS = ("(on b1 table) (on b2 b1) (clear b2) (clear ghost) (clear c) (on cc b3) "
+                       "(on b3 table) (clear cc)")
+
+
+def problem_text(groups: list[tuple[list[str], str | None]]) -> str:
+    """A problem whose ``:objects`` are ``groups`` of names, each with its type or untyped."""
+    objects = " ".join(" ".join(names) + (f" - {kind}" if kind else "") for names, kind in groups)
+    return (f"(define (problem p) (:domain bw)\n  (:objects {objects})\n  (:init {FACTS_USING_OBJECTS})\n"
+            "  (:goal (and (on b1 b2) (clear ghost) (forall (?x - block) (clear ?x)))))\n")
+
+
+def typed_keystrokes(text: str, at: int, typed: str) -> list[str]:
+    """The texts an editor goes through while ``typed`` is typed at ``at``, one character at a time."""
+    return [text[:at] + typed[:i] + text[at:] for i in range(1, len(typed) + 1)]
+
+
+def deleted_keystrokes(text: str, start: int, end: int) -> list[str]:
+    """The texts an editor goes through while ``text[start:end]`` is deleted backwards, one by one."""
+    return [text[:start] + text[start:i] + text[end:] for i in range(end - 1, start - 1, -1)]
+
+
+def full_index(path: str, text: str) -> SymbolIndex:
+    return build_index(parse_document(path, text).model, path,
+                       domain=parse_document(CONSTANT_DOMAIN_PATH, CONSTANT_DOMAIN).model,
+                       domain_path=CONSTANT_DOMAIN_PATH)
+
+
+def follow_declaration_edits(path: str, text: str, texts: list[str], domain_text: str = CONSTANT_DOMAIN,
+                             domain_path: str = CONSTANT_DOMAIN_PATH) -> int:
+    """Update an index along ``texts`` and compare every update with a full build, as a user would
+    see it (names, ranges, references) and as semantic tokens see it (declaration tables new objects
+    whenever a declaration changed); returns how many of the edits of ``:objects`` were updates."""
+    domain = parse_document(domain_path, domain_text).model
+
+    def built(parsed: ParsedDocument) -> SymbolIndex:
+        return build_index(parsed.model, path, domain=domain, domain_path=domain_path)
+
+    current = parse_document(path, text)
+    index = built(current)
+    updated_declarations = 0
+    for new_text in texts:
+        current = reparse_document(current, path, new_text)
+        fresh = parse_document(path, new_text)
+        full = built(fresh)
+        splice = None if current.derived is None else current.derived.splice
+        updated = None if splice is None else update_index(index, current.model, splice)
+        if updated is None:
+            index = full
+            continue
+        assert_answers_alike(updated, full, new_text)
+        assert updated.declarations == full.declarations and updated.visible == full.visible
+        assert list(updated.declarations) == list(full.declarations)  # in declaration order
+        if updated.declarations != index.declarations:
+            assert updated.declarations is not index.declarations and updated.visible is not index.visible
+            updated_declarations += 1
+        index = updated
+    assert list(index.occurrences) == list(built(parse_document(path, current.text)).occurrences)
+    return updated_declarations
+
+
+UNTYPED = [(["b1", "b2", "b3", "c"], None)]
+TYPED = [(["b1", "b2"], "block"), (["b3"], "block"), (["c"], "place")]
+
+
+@pytest.mark.parametrize("groups", [UNTYPED, TYPED], ids=["untyped", "typed"])
+@pytest.mark.parametrize("where", ["start", "middle", "end"])
+def test_typing_and_deleting_an_object_name_updates_the_index(
+        groups: list[tuple[list[str], str | None]], where: str) -> None:
+    """The common edit: a name typed into ``:objects`` keystroke by keystroke (``g``, ``gh``, ...
+    ``ghost``: a name facts already used undeclared, which now resolve to it), then deleted again.
+    Every keystroke is an update, never a full build."""
+    text = problem_text(groups)
+    objects = text.index("(:objects ") + len("(:objects ")
+    at = {"start": objects, "middle": text.index("b3"), "end": text.index(")", objects)}[where]
+    typed = " ghost" if where == "end" else "ghost "
+    typing = typed_keystrokes(text, at, typed)
+    deleting = deleted_keystrokes(typing[-1], at, at + len(typed))
+    assert deleting[-1] == text
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", 0)
+        updates = follow_declaration_edits("/w/p.pddl", text, typing + deleting)
+    changing = sum(1 for t in typing + deleting if t.count("ghost") or t != text)
+    assert updates >= changing - 2  # a blank typed or deleted alone declares nothing new
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.lists(st.tuples(st.lists(st.sampled_from(OBJECT_NAMES), min_size=1, max_size=3, unique=True),
+                          st.sampled_from([None, "block", "place", "object"])), min_size=1, max_size=4),
+       st.lists(st.tuples(st.sampled_from(["add", "remove", "rename", "retype", "swap"]),
+                          st.integers(0, 20), st.sampled_from(OBJECT_NAMES), st.booleans()),
+                min_size=1, max_size=6))
+def test_chains_of_object_edits_answer_as_full_builds(
+        groups: list[tuple[list[str], str | None]], edits: list[tuple[str, int, str, bool]]) -> None:
+    """Objects added, removed, renamed, given another type or reordered, in typed and untyped lists,
+    each edit typed keystroke by keystroke or made at once; names facts use while undeclared, and an
+    object that shadows a domain constant. Duplicated names are allowed (those fall back to a full
+    build, which must still be what the chain continues from)."""
+    texts = []
+    current = [(list(names), kind) for names, kind in groups]
+    for operation, which, name, keystrokes in edits:
+        before = problem_text(current)
+        group = current[which % len(current)]
+        names = group[0]
+        if operation == "add":
+            names.insert(which % (len(names) + 1), name)
+        elif operation == "remove" and len(names) > 1:
+            names.pop(which % len(names))
+        elif operation == "rename":
+            names[which % len(names)] = name
+        elif operation == "retype":
+            current[which % len(current)] = (names, None if group[1] else "block")
+        elif operation == "swap" and len(current) > 1:
+            other = (which + 1) % len(current)
+            current[which % len(current)], current[other] = current[other], current[which % len(current)]
+        after = problem_text(current)
+        change = changed_range(before, after)
+        if keystrokes and change is not None and change.old_end == change.start and change.delta > 0:
+            inserted = after[change.start:change.start + change.delta]
+            texts.extend(typed_keystrokes(before, change.start, inserted))
+            continue
+        texts.append(after)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", 0)
+        follow_declaration_edits("/w/p.pddl", problem_text(groups), texts)
+
+
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _declares_objects(path: Path) -> bool:
+    model = parse_document(str(path), path.read_text()).model
+    return isinstance(model, Problem) and bool(model.objects)
+
+
+EXAMPLE_PROBLEMS = sorted(p for p in EXAMPLES.glob("*/*.pddl")
+                          if p.name != "domain.pddl" and (p.parent / "domain.pddl").exists()
+                          and _declares_objects(p))
+"""the bundled problems that parse and declare objects (the LLM answers include broken ones)"""
+
+
+@pytest.mark.parametrize("problem", EXAMPLE_PROBLEMS, ids=lambda p: f"{p.parent.name}/{p.name}")
+def test_object_edits_of_the_bundled_problems_answer_as_full_builds(problem: Path) -> None:
+    """A new object typed at the start of ``:objects`` and deleted again, the first object renamed,
+    and the last one deleted, on every bundled problem with its domain."""
+    text = problem.read_text()
+    domain = (problem.parent / "domain.pddl").read_text()
+    at = text.index("(:objects") + len("(:objects")
+    typing = typed_keystrokes(text, at, " extra")
+    texts = typing + deleted_keystrokes(typing[-1], at, at + len(" extra"))
+    model = parse_document(str(problem), text).model
+    assert isinstance(model, Problem)
+    first, last = model.objects[0].name.span, model.objects[-1].name.span
+    texts.append(text[:first.start] + "renamed" + text[first.end:])
+    texts.append(text)
+    texts.extend(deleted_keystrokes(text, last.start, last.end))
+    path = "/w/" + problem.name
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", 0)
+        assert follow_declaration_edits(path, text, texts, domain, "/w/domain.pddl") >= len(" extra")
+
+
+def test_an_object_typed_into_a_generated_problem_is_an_update() -> None:
+    """The benchmark's edit on a smaller problem of the same shape (one long untyped line of objects,
+    facts naming them all): each keystroke of a new object at the start of ``:objects`` is an update."""
+    text = blocksworld_problem(20_000)
+    at = text.index("(:objects") + len("(:objects")
+    typing = typed_keystrokes(text, at, " x1y")
+    deleting = deleted_keystrokes(typing[-1], at, at + len(" x1y"))
+    duplicate = text[:at] + " b0" + text[at:]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(symbols, "_SHORT_RUN", 50)
+        updates = follow_declaration_edits("/w/p.pddl", text, [*typing, *deleting, duplicate, text],
+                                           BLOCKSWORLD_DOMAIN, "/w/domain.pddl")
+    # every edit but the one that declares `b0` twice (built in full) is an update, and each gives new
+    # declaration tables (the declarations after it moved, or one was added or removed)
+    assert updates == len(typing) + len(deleting) + 1

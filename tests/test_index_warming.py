@@ -353,20 +353,22 @@ def _indexed_then_edited(objects: str) -> tuple[ServerCaches, str]:
     return caches, text
 
 
-def test_an_edit_that_moves_declarations_lets_the_index_go() -> None:
-    """An object added before the others moves their declarations: no update gives the new index, so
-    the old one is not kept (it would only pin its version's memory), and the next index is built in
-    full."""
-    caches, text = _indexed_then_edited("(:objects c a b)")
+def test_an_edit_that_moves_a_repeated_declaration_lets_the_index_go() -> None:
+    """An object declared again before its first declaration: which one the name means moves with the
+    edit, which no update follows, so the old index is not kept (it would only pin its version's
+    memory), and the next index is built in full."""
+    caches, text = _indexed_then_edited("(:objects b a b)")
     assert caches.index_base("/w/p.pddl") is None
     assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))
     assert caches.index_base("/w/p.pddl") is not None
 
 
-def test_an_object_added_after_the_others_keeps_the_chain() -> None:
-    """Where a new object is usually typed, at the end of the list, nothing declared moves: the index
+@pytest.mark.parametrize("objects", ["(:objects a b c)", "(:objects c a b)", "(:objects a c b)",
+                                     "(:objects b)", "(:objects b a)"])
+def test_an_object_added_removed_or_moved_keeps_the_chain(objects: str) -> None:
+    """Wherever an object is typed, deleted or moved (the declarations after it move): the index
     follows the edit (``update_index``) and equals the full build."""
-    caches, text = _indexed_then_edited("(:objects a b c)")
+    caches, text = _indexed_then_edited(objects)
     base = caches.index_base("/w/p.pddl")
     assert base is not None and base[0][1] == text
     assert list(_indexed_now(_request(text), caches).occurrences) == _full_build(_request(text))

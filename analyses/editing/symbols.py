@@ -52,7 +52,7 @@ from plansight.analyses.model.pddl import (
     TypeRef,
     When,
 )
-from plansight.analyses.syntax.build_model import Splice
+from plansight.analyses.syntax.build_model import Section, Splice
 
 SymbolKind = Literal["type", "predicate", "function", "action", "constant", "object", "variable",
                      "requirement", "domain", "problem", "preference"]
@@ -519,22 +519,29 @@ def _build(model: Indexed, path: str, domain: Domain | None, domain_path: str,
 def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolIndex | None:
     """The index of ``model``, made from ``old`` (the index of the model ``splice`` was made from, with
     the same partners) the way the incremental parse made the model: the occurrences of the
-    re-parsed stretch built again, those after it moved. None when that cannot give exactly what
-    :func:`build_index` gives (a domain, whose every section declares; re-parsed sections; a
-    problem whose own declarations would move; preferences, which are declared where first written)
-    and the caller builds the index in full."""
-    if not isinstance(model, Problem) or (splice.list is None and splice.elements):
+    re-parsed stretch built again, those after it moved. An edit of the problem's ``:objects`` also
+    derives the declarations again: names at the end of the list by :func:`_update_object_run`,
+    anything else by :func:`_update_declarations`. None when that cannot give exactly what
+    :func:`build_index` gives (a domain, whose every section declares; re-parsed sections other than
+    ``:objects``; a name declared twice whose winning declaration an edit moves; preferences, which
+    are declared where first written) and the caller builds the index in full."""
+    if not isinstance(model, Problem):
         return None
-    start, stop, delta = splice.start, splice.stop, splice.delta
+    start = splice.start
     visible = old.visible
     tables = old._update
     if tables is None:
         # the declarations and what they resolve to are the same along a chain of updates: derived once
-        tables = _UpdateTables(max((d.span.end for d in old.declarations.values()), default=-1),
-                               any(kind == "preference" for kind, _ in visible), _objects_of(visible))
-    if splice.list == ":objects":
-        return _update_objects(old, splice, tables)
-    if tables.last_declaration_end > start or tables.preferences:
+        tables = _UpdateTables.of(old.declarations, visible)
+    if tables.preferences:
+        return None
+    if splice.list == ":objects" or (splice.list is None and (
+            splice.elements or tables.last_declaration_end > start)):
+        updated = None
+        if splice.list == ":objects" and _Pieces.of(old.occurrences).resolve is None:
+            updated = _update_object_run(old, splice, tables)
+        return updated if updated is not None else _update_declarations(old, model, splice, tables)
+    if tables.last_declaration_end > start:
         return None
     builder = _Builder(old.path)
     builder.globals = dict(visible)
@@ -547,30 +554,41 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
             builder.formula(element, {})
     if len(builder.globals) != len(visible):
         return None
-    fresh = sorted(builder.out, key=_start_of)
+    return _spliced(old, splice, builder.out, old.declarations, visible, tables,
+                    _Pieces.of(old.occurrences).resolve)
+
+
+def _spliced(old: SymbolIndex, splice: Splice, built: list[Occurrence],
+             declarations: dict[tuple[SymbolKind, str], Declaration],
+             visible: dict[tuple[SymbolKind, str], Declaration], tables: _UpdateTables,
+             resolve: _Resolution | None) -> SymbolIndex:
+    """The new index: ``old``'s occurrences before the re-parsed stretch, ``built`` in its place, and
+    those after it moved (all of them read through ``resolve``, see :class:`_Pieces`)."""
+    start, stop, delta = splice.start, splice.stop, splice.delta
+    fresh = sorted(built, key=_start_of)
     starts = _Starts.of(old._starts)
     low, high = starts.bisect_left(start), starts.bisect_left(stop)
     pieces = _Pieces.of(old.occurrences)
     occurrences = _Pieces([*pieces.cut(0, low), _Listed(fresh), *(
-        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path).settled()
+        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path, resolve).settled()
     fresh_starts = list(map(_start_of, fresh))
     new_starts = _Starts([*starts.cut(0, low), (fresh_starts, 0, len(fresh_starts), 0), *(
         (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
-    index = SymbolIndex(old.path, occurrences, old.declarations, visible, new_starts)
+    index = SymbolIndex(old.path, occurrences, declarations, visible, new_starts)
     index._update = tables
     index._object_repeats = old._object_repeats
     return index
 
 
-def _update_objects(old: SymbolIndex, splice: Splice, tables: _UpdateTables) -> SymbolIndex | None:
+def _update_object_run(old: SymbolIndex, splice: Splice, tables: _UpdateTables) -> SymbolIndex | None:
     """The update for names typed or deleted in the untyped run at the end of a problem's object list,
     after every other declaration of the document (where a new object is usually written).
 
     No declaration moves then, so the occurrences outside the stretch keep their targets, except those
     whose name the edit declared, stopped declaring or declared elsewhere: found by their keys in C
     and patched where they lie (:func:`_resolved`). Anything else (declarations after the stretch, a
-    name whose first declaration goes while a later one stays, preferences) is left to a full build,
-    which gives the same index."""
+    name whose first declaration goes while a later one stays, preferences) is left to
+    :func:`_update_declarations`, which moves declarations and re-resolves every name."""
     start, stop, delta = splice.start, splice.stop, splice.delta
     path, own, visible = old.path, old.declarations, old.visible
     repeats = old._object_repeats
@@ -639,20 +657,133 @@ def _update_objects(old: SymbolIndex, splice: Splice, tables: _UpdateTables) -> 
     new_starts = _Starts([*starts.cut(0, low), (fresh_starts, 0, len(fresh_starts), 0), *(
         (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
     index = SymbolIndex(path, occurrences, new_own, new_visible, new_starts)
-    index._update = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects)
+    index._update = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects,
+                                  tables.constants, tables.partners, tables.changed | frozenset(resolved))
     index._object_repeats = repeats
     if not recoloured:
         index.kinds_kept_from = (own, visible)
     return index
 
 
+_Resolution = dict[tuple[str, str], tuple[SymbolKind, Declaration | None]]
+"""(kind, key) of an occurrence of an older index -> its kind and target now: how the occurrences of
+the older indexes along a chain resolve against the latest ``:objects``"""
+
+
+def _update_declarations(old: SymbolIndex, model: Problem, splice: Splice,
+                         tables: _UpdateTables) -> SymbolIndex | None:
+    """The index after an edit of ``:objects``: the object declarations before the stretch kept, those
+    in it declared again, those after it moved; the occurrences as :func:`update_index` makes them.
+
+    An object typed at the start of a 1 MB problem's ``:objects`` moves 25,000 declarations, and
+    nearly every one of ~140,000 occurrences refers to one of them. The occurrences are not rewritten
+    here: the new index reads every occurrence of the older ones through a table of what each
+    object name (and each name added or removed since the chain began) means now, applied column by
+    column in C when the occurrences are made (:func:`_moved`), the way they are moved. The declaration
+    tables are new objects, so that semantic tokens see the declarations changed."""
+    names = _object_names(splice.elements)
+    if names is None:
+        return None
+    start, stop, delta = splice.start, splice.stop, splice.delta
+    own = old.declarations
+    items = list(own.items())
+    low = bisect.bisect_left(items, start, key=_item_start)
+    high = bisect.bisect_left(items, stop, key=_item_start)
+    before, gone, after = items[:low], items[low:high], items[high:]
+    after_keys = list(map(_FIRST, after))
+    if list(map(_FIRST, map(_FIRST, gone + after))).count("object") != len(gone) + len(after):
+        return None  # the problem's name is in its header, never re-parsed: only objects lie here
+    after_declarations: list[Declaration] = list(map(_SECOND, after))
+    if delta and after_declarations:
+        spans = list(map(_DECLARED_SPAN, after_declarations))
+        moved = map(_new, repeat(Span), zip(map(add, map(_FIRST, spans), repeat(delta)),
+                                            map(add, map(_SECOND, spans), repeat(delta)), strict=True))
+        after_declarations = list(map(_new, repeat(Declaration), zip(
+            map(_FIRST, after_declarations), map(_SECOND, after_declarations),
+            map(_DECLARED_PATH, after_declarations), moved, repeat(None))))
+    path = old.path
+    added = [(("object", item.name.key), _new(Declaration, ("object", item.name.key, path, item.name.span,
+                                                                None))) for item in names]
+    declarations = dict(before)
+    others = len(before) - list(map(_FIRST, map(_FIRST, before))).count("object")
+    for key, declaration in added:
+        declarations.setdefault(key, declaration)
+    declarations.update(zip(after_keys, after_declarations, strict=True))
+    if len(declarations) - others != len(model.objects):
+        return None  # a name declared twice: which declaration wins moves with the edit
+    visible = {**tables.partners, **declarations}
+    objects = dict(tables.constants)
+    object_declarations = [d for d in declarations.values() if d.kind == "object"] if others else list(
+        declarations.values())
+    object_keys = list(map(_SECOND, object_declarations))
+    objects.update(zip(object_keys, object_declarations, strict=True))
+    # a name re-parsed in place (the whole section, after an edit in a typed list) has not changed
+    changed = tables.changed | ({key for (_, key), _ in gone} ^ {key for (_, key), _ in added})
+    resolve: _Resolution = dict(zip(zip(repeat("object"), object_keys, strict=False),
+                                    zip(repeat("object"), object_declarations, strict=False), strict=True))
+    for key in changed:
+        now = objects.get(key)
+        if now is not None and now.kind == "object":
+            resolve[("constant", key)] = ("object", now)
+        else:
+            resolve[("object", key)] = ("constant", now)
+    builder = _Builder(path)
+    builder.globals = visible
+    for item in names:
+        key = item.name.key
+        builder.out.append(_new(Occurrence, (item.name.span, "object", key, item.name.text, "declaration",
+                                             declarations[("object", key)])))
+    for item in names:
+        builder.type_ref(item.type)
+    last = next(reversed(declarations.values())).span.end if declarations else -1
+    new_tables = _UpdateTables(last, False, objects, tables.constants, tables.partners, frozenset(changed))
+    index = _spliced(old, splice, builder.out, declarations, visible, new_tables, resolve)
+    index._object_repeats = {}  # no name is declared twice (see above)
+    return index
+
+
+def _object_names(elements: tuple[object, ...]) -> list[TypedName] | None:
+    """The object names a re-parsed stretch declares (a run of names, or the whole ``:objects``
+    section when the edit was in a typed list); None when it holds anything else."""
+    if all(type(element) is TypedName for element in elements):
+        return list(elements)  # type: ignore[arg-type]
+    if len(elements) == 1 and type(elements[0]) is Section and elements[0].keyword.text.lower() == ":objects":
+        names = list(elements[0].payload)
+        return names if all(type(name) is TypedName for name in names) else None
+    return None
+
+
+def _item_start(item: tuple[tuple[SymbolKind, str], Declaration]) -> int:
+    return item[1].span.start
+
+
 @dataclass(frozen=True, slots=True)
 class _UpdateTables:
-    """What :func:`update_index` needs of an index's declarations, which an update keeps as they are."""
+    """What :func:`update_index` needs of an index's declarations, derived once per chain of updates."""
 
     last_declaration_end: int
     preferences: bool
     objects: dict[str, Declaration]
+    """what a non-variable argument resolves to: an object, or else a domain constant"""
+    constants: dict[str, Declaration]
+    """the domain's constants (what a name resolves to once no object has it)"""
+    partners: dict[tuple[SymbolKind, str], Declaration]
+    """the partners' declarations, which come first in ``visible``"""
+    changed: frozenset[str]
+    """the names declared or undeclared as objects since the chain began (see :data:`_Resolution`)"""
+
+    @staticmethod
+    def of(declarations: dict[tuple[SymbolKind, str], Declaration],
+           visible: dict[tuple[SymbolKind, str], Declaration]) -> _UpdateTables:
+        """The tables of an index built in full."""
+        constants: dict[str, Declaration] = {}
+        for (kind, key), decl in visible.items():
+            if kind == "constant":
+                constants.setdefault(key, decl)
+        partners = dict(islice(visible.items(), len(visible) - len(declarations)))
+        return _UpdateTables(max((d.span.end for d in declarations.values()), default=-1),
+                             any(kind == "preference" for kind, _ in visible), _objects_of(visible),
+                             constants, partners, frozenset())
 
 
 def _start_of(occurrence: Occurrence) -> int:
@@ -672,21 +803,29 @@ def _objects_of(visible: dict[tuple[SymbolKind, str], Declaration]) -> dict[str,
     return objects
 
 
-def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int) -> list[Occurrence]:
+def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int,
+           resolve: _Resolution | None) -> list[Occurrence]:
     """Occurrences after an edit, moved by ``delta``; so are their targets when those are declared in
-    this document after the edit too (a quantifier's variables: :func:`update_index` gives up when one
-    of the document's global declarations lies after the edit; an object an edit of the object list
-    declared is already where it is, and may be a target here).
+    this document after the edit too (a quantifier's variables; an object an edit at the end of the
+    object list declared is already where it is, and so are the objects declared after an edit of
+    ``:objects`` anywhere, found through ``resolve``).
 
     Everything after an edit at the start of a 1 MB problem's ``:init`` is a hundred thousand
-    occurrences, so the copies are made column by column in C (``map`` over ``tuple.__new__``)."""
+    occurrences, so the copies are made column by column in C (``map`` over ``tuple.__new__``); so are
+    their kinds and targets read through ``resolve`` after an edit of ``:objects``."""
     if not occurrences:
         return []
+    if not delta and not resolve:
+        return list(occurrences)
     kinds, keys, texts, roles, targets = (list(map(getter, occurrences)) for getter in _COLUMNS)
     spans = list(map(_SPAN, occurrences))
     moved = map(_new, repeat(Span), zip(map(add, map(_FIRST, spans), repeat(delta)),
-                                        map(add, map(_SECOND, spans), repeat(delta)), strict=True))
-    if kinds.count("variable"):  # only variables are declared after the edit (see above)
+                                        map(add, map(_SECOND, spans), repeat(delta)), strict=True)
+                ) if delta else spans
+    if resolve:
+        now = list(map(resolve.get, zip(kinds, keys, strict=True), zip(kinds, targets, strict=True)))
+        kinds, targets = list(map(_FIRST, now)), list(map(_SECOND, now))
+    if delta and kinds.count("variable"):  # only variables are declared after the edit (see above)
         for i, target in enumerate(targets):
             if target is not None and target.kind == "variable" and target.path == path and (
                     target.span.start >= after):
@@ -717,17 +856,16 @@ class _Moved:
     def moved(self, delta: int, after: int) -> _Moved:
         return _Moved(self.base, self.delta + delta, self.after)
 
-    def made(self, path: str) -> list[Occurrence]:
-        return _moved(self.base, self.delta, path, self.after)
+    def made(self, path: str, resolve: _Resolution | None = None) -> list[Occurrence]:
+        return _moved(self.base, self.delta, path, self.after, resolve)
 
-    def one(self, index: int, path: str) -> Occurrence:
-        return _moved(self.base[index:index + 1], self.delta, path, self.after)[0]
+    def one(self, index: int, path: str, resolve: _Resolution | None) -> Occurrence:
+        return _moved(self.base[index:index + 1], self.delta, path, self.after, resolve)[0]
 
-    def targets(self, path: str) -> list[Declaration | None]:
-        targets = list(map(_TARGET, self.base))
+    def targets(self, path: str, resolve: _Resolution | None) -> list[Declaration | None]:
         if self.delta and list(map(_KIND, self.base)).count("variable"):
-            targets = list(map(_TARGET, self.made(path)))
-        return targets
+            return list(map(_TARGET, self.made(path, resolve)))
+        return _resolved_targets(self.base, resolve)
 
     def resolved(self, now: dict[str, Declaration | None], recoloured: list[Occurrence]) -> _Moved | None:
         """These occurrences with the names in ``now`` resolving as it says (:func:`_resolved`)."""
@@ -752,19 +890,29 @@ class _Listed:
     def moved(self, delta: int, after: int) -> _Moved | _Listed:
         return _Moved(self.base, delta, after) if delta else self
 
-    def made(self, path: str) -> list[Occurrence]:
-        return self.base
+    def made(self, path: str, resolve: _Resolution | None = None) -> list[Occurrence]:
+        return _moved(self.base, 0, path, 0, resolve) if resolve else self.base
 
-    def one(self, index: int, path: str) -> Occurrence:
-        return self.base[index]
+    def one(self, index: int, path: str, resolve: _Resolution | None) -> Occurrence:
+        return _moved(self.base[index:index + 1], 0, path, 0, resolve)[0] if resolve else self.base[index]
 
-    def targets(self, path: str) -> list[Declaration | None]:
-        return list(map(_TARGET, self.base))
+    def targets(self, path: str, resolve: _Resolution | None) -> list[Declaration | None]:
+        return _resolved_targets(self.base, resolve)
 
     def resolved(self, now: dict[str, Declaration | None], recoloured: list[Occurrence]) -> _Listed | None:
         """These occurrences with the names in ``now`` resolving as it says (:func:`_resolved`)."""
         base = _resolved(self.base, now, recoloured)
         return None if base is None else _Listed(base)
+
+
+def _resolved_targets(occurrences: list[Occurrence], resolve: _Resolution | None) -> list[Declaration | None]:
+    """The targets of occurrences that did not move, read through ``resolve`` (see :func:`_moved`)."""
+    targets = list(map(_TARGET, occurrences))
+    if not resolve:
+        return targets
+    kinds = list(map(_KIND, occurrences))
+    pairs = zip(kinds, map(_KEY, occurrences), strict=True)
+    return list(map(_SECOND, map(resolve.get, pairs, zip(kinds, targets, strict=True))))
 
 
 _Piece = _Moved | _Listed
@@ -806,14 +954,16 @@ class _Pieces(Sequence[Occurrence]):
     one place keeps two pieces (what is before the edit, what is after it); edits in many places
     add pieces, and past ``_MAX_PIECES`` they are all made at once."""
 
-    __slots__ = ("_layout", "_made", "_path")
+    __slots__ = ("_layout", "_made", "_path", "resolve")
 
-    def __init__(self, pieces: list[_Piece], path: str) -> None:
+    def __init__(self, pieces: list[_Piece], path: str, resolve: _Resolution | None = None) -> None:
         kept = [piece for piece in pieces if len(piece)]
         self._layout = (kept, list(accumulate(map(len, kept))))
         """the pieces and where each ends, replaced together (requests read them from several threads)"""
         self._path = path
         self._made: list[Occurrence] | None = None
+        self.resolve = resolve
+        """what the pieces' occurrences mean now, when an edit of ``:objects`` came after them"""
 
     @property
     def _pieces(self) -> list[_Piece]:
@@ -824,14 +974,14 @@ class _Pieces(Sequence[Occurrence]):
         """``occurrences`` as pieces (an index built in full is one list)."""
         if isinstance(occurrences, _Pieces):
             return occurrences if occurrences._made is None else _Pieces(
-                [_Listed(occurrences._made)], occurrences._path)
+                [_Listed(occurrences._made)], occurrences._path)  # made: already resolved
         return _Pieces([_Listed(list(occurrences))], "")
 
     def settled(self) -> _Pieces:
         """The same occurrences in few pieces: short moved runs made at once, neighbouring lists
         joined, and everything made once there are too many pieces."""
         if len(self._pieces) > _MAX_PIECES:
-            return _Pieces([_Listed(list(self))], self._path)
+            return _Pieces([_Listed(list(self))], self._path)  # made: resolved
         pieces: list[_Piece] = []
         for piece in self._pieces:
             if isinstance(piece, _Moved) and len(piece) < _SHORT_RUN:
@@ -840,7 +990,7 @@ class _Pieces(Sequence[Occurrence]):
                 pieces[-1] = _Listed(pieces[-1].base + piece.base)
             else:
                 pieces.append(piece)
-        return _Pieces(pieces, self._path)
+        return _Pieces(pieces, self._path, self.resolve)
 
     def cut(self, start: int, stop: int) -> list[_Piece]:
         """The pieces holding occurrences ``[start, stop)``."""
@@ -856,7 +1006,7 @@ class _Pieces(Sequence[Occurrence]):
         """Every occurrence's target, in order, without making the occurrences."""
         if self._made is not None:
             return list(map(_TARGET, self._made))
-        return [target for piece in self._pieces for target in piece.targets(self._path)]
+        return [target for piece in self._pieces for target in piece.targets(self._path, self.resolve)]
 
     def __len__(self) -> int:
         ends = self._layout[1]
@@ -868,7 +1018,7 @@ class _Pieces(Sequence[Occurrence]):
     def _all(self) -> list[Occurrence]:
         made = self._made
         if made is None:
-            made = self._made = [o for piece in self._pieces for o in piece.made(self._path)]
+            made = self._made = [o for piece in self._pieces for o in piece.made(self._path, self.resolve)]
             # the previous index's occurrences are no longer needed: keeping them would hold both copies
             self._layout = ([_Listed(made)], [len(made)])
         return made
@@ -886,14 +1036,14 @@ class _Pieces(Sequence[Occurrence]):
             start, stop, step = index.indices(len(self))
             if step != 1:
                 return self._all()[index]
-            return [o for piece in self.cut(start, stop) for o in piece.made(self._path)]
+            return [o for piece in self.cut(start, stop) for o in piece.made(self._path, self.resolve)]
         if index < 0:
             index += len(self)
         pieces, ends = self._layout
         which = bisect.bisect_right(ends, index)
         if which >= len(pieces):
             raise IndexError(index)
-        return pieces[which].one(index - (ends[which - 1] if which else 0), self._path)
+        return pieces[which].one(index - (ends[which - 1] if which else 0), self._path, self.resolve)
 
 
 _Run = tuple[Sequence[int], int, int, int]
@@ -1009,6 +1159,7 @@ _MAX_RESOLVED = 4096
 cheaper"""
 _KIND, _KEY = itemgetter(1), itemgetter(2)
 _SPAN, _TARGET = itemgetter(0), itemgetter(5)
+_DECLARED_PATH, _DECLARED_SPAN = itemgetter(2), itemgetter(3)
 _COLUMNS = tuple(itemgetter(i) for i in range(1, 6))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _REMEMBERED_TARGETS = 64
