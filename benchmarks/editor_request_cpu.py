@@ -4,7 +4,8 @@ an edit: what ``lsp_requests.py`` times through the server, without the protocol
 Generates the 1 MB blocksworld problem of ``lsp_latency.py``, parses it with its domain and builds the
 symbol index (as the server does before answering), then times, best of ``--repeat`` with the garbage
 collector paused (as the server pauses it while answering), each answer on the opened version and on the
-version after an edit (a fact inserted at the start of ``:init``, or a space appended at the end). Runs
+version after an edit (a fact inserted at the start of ``:init``, or a space appended at the end), and
+the symbol index and its reads after an object typed at the start of ``:objects``. Runs
 against whatever ``plansight`` is importable, so an unpacked copy of an older commit on ``PYTHONPATH``
 gives the "before" figures; answers the older code cannot give (deltas) are left out there.
 
@@ -102,6 +103,45 @@ def tokens_along_the_chain(text: str, parsed: Any, index: Any, state: Any, edits
             times.append((time.process_time() - start) * 1000)
         rows[f"semantic tokens after an edit ({label}), index updated as in the server"] = min(times)
     return rows
+
+
+def object_typed(parsed: Any, index: Any, domain: Any, edited: str, repeat: int) -> dict[str, float]:
+    """CPU of the symbol index after an object typed at the start of ``:objects`` (the version parsed
+    lazily from the opened one, untimed): made by ``update_index`` from the previous index, or built
+    in full where the code cannot update it (the code before); then what the index requests read of
+    it, each on a new index made again per repeat (an index keeps what a first read made)."""
+    from plansight.analyses.editing.symbols import update_index
+    from plansight.analyses.syntax.documents import reparse_document
+
+    def made() -> Any:
+        lazy = reparse_document(parsed, "problem.pddl", edited, lazy=True)
+        assert lazy.derived is not None
+        updated = update_index(index, lazy.model, lazy.derived.splice)
+        return updated if updated is not None else build_index(
+            lazy.model, "problem.pddl", domain=domain.domain, domain_path="domain.pddl")
+
+    fact = edited.index("(on ", edited.index("(:init")) + 4
+    reads: dict[str, Callable[[Any], Any]] = {
+        "  then the name at a fact (definition)": lambda new: new.at(fact),
+        "  then the references to an object (references, highlight, rename)":
+            lambda new: new.references_to(new.at(fact).target),
+        "  then every occurrence (semantic tokens' walk)": lambda new: list(new.occurrences)}
+    times: dict[str, list[float]] = {}
+    for _ in range(repeat):
+        lazy = reparse_document(parsed, "problem.pddl", edited, lazy=True)
+        assert lazy.derived is not None
+        start = time.process_time()
+        updated = update_index(index, lazy.model, lazy.derived.splice)
+        if updated is None:
+            build_index(lazy.model, "problem.pddl", domain=domain.domain, domain_path="domain.pddl")
+        times.setdefault("symbol index after an object typed at the start of :objects (update, or full "
+                         "build)", []).append((time.process_time() - start) * 1000)
+        for label, read in reads.items():
+            new = made()
+            start = time.process_time()
+            read(new)
+            times.setdefault(label, []).append((time.process_time() - start) * 1000)
+    return {label: min(values) for label, values in times.items()}
 
 
 def formatting_after_edits(text: str, edits: dict[str, str], repeat: int) -> dict[str, float]:
@@ -206,6 +246,8 @@ def main() -> int:
         if line_edits is not None:
             rows[f"range formatting of {label}, its section alone"], _ = best(
                 repeat, lambda span=span: formatter.format_range(text, span, sections=sections))
+    objects = text.index("(:objects") + len("(:objects ")
+    rows.update(object_typed(parsed, index, domain, text[:objects] + "x0 " + text[objects:], repeat))
     rows.update(formatting_after_edits(text, edits, repeat))
     rows.update(lazy_readers(text, parsed, edits["fact inserted at the start of :init"], repeat))
     if update_document is not None:

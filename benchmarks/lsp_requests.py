@@ -15,13 +15,14 @@ on-type formatting for Enter at its start.
 
 Then, for each request type, ``--after-edit`` times: edit the document (append a space, with
 ``--edit init`` insert a fact at the start of ``:init``, with ``--edit objects`` a new object name at the
-end of ``:objects``, a declaration), wait for that version's diagnostics, and time
+end of ``:objects``, a declaration, with ``--edit objects-start`` one at its start, which moves every
+declaration after it), wait for that version's diagnostics, and time
 one request of that type, the first on the new version. The
 server's resident memory is read after each of those edits (``/proc``, Linux) to show that keeping
 models out of the garbage collector's reach does not make memory grow with the edits.
 
     python benchmarks/lsp_requests.py [--repeat 30] [--after-edit 5] [--only tokens,format]
-                                      [--edit end|init|objects] [--json OUT]
+                                      [--edit end|init|objects|objects-start] [--json OUT]
 """
 
 from __future__ import annotations
@@ -180,6 +181,9 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
     objects_at = text.index(")", text.index("(:objects"))
     objects_line = text.count("\n", 0, objects_at)
     objects_column = objects_at - (text.rfind("\n", 0, objects_at) + 1)
+    first_object = text.index("(:objects") + len("(:objects ")
+    first_object_line = text.count("\n", 0, first_object)
+    first_object_column = first_object - (text.rfind("\n", 0, first_object) + 1)
     typed = 0
     server = client._server  # the subprocess: its memory is read from /proc
     pid = server.pid if server is not None else None
@@ -197,6 +201,10 @@ async def measure(label: str, size: int, repeat: int, cold_rounds: int, folder: 
                 insertion = f" o{typed}"
                 end = lsp.Position(line=objects_line, character=objects_column)
                 objects_column += len(insertion)
+            elif edit_at == "objects-start":  # a new object typed before the first one, a name at a time
+                typed += 1
+                insertion = f"s{typed} "
+                end = lsp.Position(line=first_object_line, character=first_object_column)
             else:
                 end = lsp.Position(line=init_line, character=0)
             await document.insert(end, insertion)
@@ -237,10 +245,10 @@ def main() -> int:
                         help="edits after each of which one request of each type is timed")
     parser.add_argument("--only", default="",
                         help="comma-separated parts of request names to measure (default: all)")
-    parser.add_argument("--edit", choices=("end", "init", "objects"), default="end",
+    parser.add_argument("--edit", choices=("end", "init", "objects", "objects-start"), default="end",
                         help="the edit before each after-edit request: a space appended at the end, a "
                              "fact inserted at the start of :init, or a new object name at the end of "
-                             ":objects")
+                             ":objects or at its start")
     parser.add_argument("--json", type=Path)
     args = parser.parse_args()
     only = tuple(part.strip() for part in args.only.split(",") if part.strip())

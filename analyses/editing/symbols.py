@@ -151,13 +151,16 @@ class SymbolIndex:
         Found by comparing the target of every occurrence with ``target`` in C, and remembered per
         target (highlight and rename ask again and again about the same one): a table of every target's
         occurrences, built on the first question, took ~50 ms on a 1 MB problem, paid again after each
-        edit.
+        edit. After an edit of ``:objects`` the occurrences of an updated index resolve names only when
+        made (:class:`_Pieces`): an object or constant is then found by its name.
         """
         found = self._by_target.get(target)
+        occurrences = self.occurrences
+        if found is None and isinstance(occurrences, _Pieces) and target.kind in _ARGUMENTS:
+            found = occurrences.meaning(target)
         if found is None:
             targets = self._targets
             if targets is None:
-                occurrences = self.occurrences
                 targets = self._targets = occurrences.targets() if isinstance(occurrences, _Pieces) else list(
                     map(_TARGET, occurrences))
             local = self.visible.get((target.kind, target.key))
@@ -540,7 +543,7 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
         updated = None
         if splice.list == ":objects" and _Pieces.of(old.occurrences).resolve is None:
             updated = _update_object_run(old, splice, tables)
-        return updated if updated is not None else _update_declarations(old, model, splice, tables)
+        return updated if updated is not None else _update_declarations(old, splice, tables)
     if tables.last_declaration_end > start:
         return None
     builder = _Builder(old.path)
@@ -665,13 +668,25 @@ def _update_object_run(old: SymbolIndex, splice: Splice, tables: _UpdateTables) 
     return index
 
 
-_Resolution = dict[tuple[str, str], tuple[SymbolKind, Declaration | None]]
-"""(kind, key) of an occurrence of an older index -> its kind and target now: how the occurrences of
-the older indexes along a chain resolve against the latest ``:objects``"""
+class _Resolution:
+    """How the object and constant names of the older indexes along a chain resolve against the latest
+    ``:objects``: ``table`` maps an occurrence's (kind, key) to its kind and target now, for every
+    object name and every name declared or undeclared as an object since the chain began. Applied to
+    the columns of many occurrences at once, in C."""
+
+    __slots__ = ("table",)
+
+    def __init__(self, table: dict[tuple[SymbolKind, str], tuple[SymbolKind, Declaration | None]]) -> None:
+        self.table = table
+
+    def columns(self, kinds: list[SymbolKind], keys: list[str],
+                targets: list[Declaration | None]) -> tuple[list[SymbolKind], list[Declaration | None]]:
+        """The kinds and targets now of occurrences with these kinds, keys and targets."""
+        now = list(map(self.table.get, zip(kinds, keys, strict=True), zip(kinds, targets, strict=True)))
+        return list(map(_FIRST, now)), list(map(_SECOND, now))
 
 
-def _update_declarations(old: SymbolIndex, model: Problem, splice: Splice,
-                         tables: _UpdateTables) -> SymbolIndex | None:
+def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables) -> SymbolIndex | None:
     """The index after an edit of ``:objects``: the object declarations before the stretch kept, those
     in it declared again, those after it moved; the occurrences as :func:`update_index` makes them.
 
@@ -682,8 +697,8 @@ def _update_declarations(old: SymbolIndex, model: Problem, splice: Splice,
     column in C when the occurrences are made (:func:`_moved`), the way they are moved. The declaration
     tables are new objects, so that semantic tokens see the declarations changed."""
     names = _object_names(splice.elements)
-    if names is None:
-        return None
+    if names is None or old._object_repeats != {}:
+        return None  # or a name declared twice (or not known not to be) before the edit
     start, stop, delta = splice.start, splice.stop, splice.delta
     own = old.declarations
     items = list(own.items())
@@ -709,8 +724,8 @@ def _update_declarations(old: SymbolIndex, model: Problem, splice: Splice,
     for key, declaration in added:
         declarations.setdefault(key, declaration)
     declarations.update(zip(after_keys, after_declarations, strict=True))
-    if len(declarations) - others != len(model.objects):
-        return None  # a name declared twice: which declaration wins moves with the edit
+    if len(declarations) != len(own) - len(gone) + len(names):
+        return None  # a name declared twice now: which declaration wins moves with the edit
     visible = {**tables.partners, **declarations}
     objects = dict(tables.constants)
     object_declarations = [d for d in declarations.values() if d.kind == "object"] if others else list(
@@ -719,14 +734,15 @@ def _update_declarations(old: SymbolIndex, model: Problem, splice: Splice,
     objects.update(zip(object_keys, object_declarations, strict=True))
     # a name re-parsed in place (the whole section, after an edit in a typed list) has not changed
     changed = tables.changed | ({key for (_, key), _ in gone} ^ {key for (_, key), _ in added})
-    resolve: _Resolution = dict(zip(zip(repeat("object"), object_keys, strict=False),
-                                    zip(repeat("object"), object_declarations, strict=False), strict=True))
+    table: dict[tuple[SymbolKind, str], tuple[SymbolKind, Declaration | None]] = dict(zip(
+        zip(repeat("object"), object_keys), zip(repeat("object"), object_declarations), strict=True))
     for key in changed:
         now = objects.get(key)
         if now is not None and now.kind == "object":
-            resolve[("constant", key)] = ("object", now)
+            table[("constant", key)] = ("object", now)
         else:
-            resolve[("object", key)] = ("constant", now)
+            table[("object", key)] = ("constant", now)
+    resolve = _Resolution(table)
     builder = _Builder(path)
     builder.globals = visible
     for item in names:
@@ -776,31 +792,22 @@ class _UpdateTables:
     def of(declarations: dict[tuple[SymbolKind, str], Declaration],
            visible: dict[tuple[SymbolKind, str], Declaration]) -> _UpdateTables:
         """The tables of an index built in full."""
+        # a 1 MB problem declares 25,000 objects: what is read of every declaration is read in C
+        partners = dict(islice(visible.items(), len(visible) - len(declarations)))
         constants: dict[str, Declaration] = {}
-        for (kind, key), decl in visible.items():
+        for (kind, key), decl in partners.items():
             if kind == "constant":
                 constants.setdefault(key, decl)
-        partners = dict(islice(visible.items(), len(visible) - len(declarations)))
-        return _UpdateTables(max((d.span.end for d in declarations.values()), default=-1),
-                             any(kind == "preference" for kind, _ in visible), _objects_of(visible),
+        objects = dict(constants)
+        own_objects = compress(declarations.items(), map("object".__eq__, map(_FIRST, declarations)))
+        objects.update((key, decl) for (_, key), decl in own_objects)
+        ends = map(_SECOND, map(_DECLARED_SPAN, declarations.values()))
+        return _UpdateTables(max(ends, default=-1), "preference" in set(map(_FIRST, visible)), objects,
                              constants, partners, frozenset())
 
 
 def _start_of(occurrence: Occurrence) -> int:
     return occurrence.span.start
-
-
-def _objects_of(visible: dict[tuple[SymbolKind, str], Declaration]) -> dict[str, Declaration]:
-    """What arguments resolve to, as :meth:`_Builder.declare` builds it: an object shadows a constant."""
-    objects: dict[str, Declaration] = {}
-    for (kind, key), decl in visible.items():
-        if kind == "constant":
-            objects.setdefault(key, decl)
-        elif kind == "object":
-            previous = objects.get(key)
-            if previous is None or previous.kind == "constant":
-                objects[key] = decl
-    return objects
 
 
 def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int,
@@ -815,16 +822,15 @@ def _moved(occurrences: Sequence[Occurrence], delta: int, path: str, after: int,
     their kinds and targets read through ``resolve`` after an edit of ``:objects``."""
     if not occurrences:
         return []
-    if not delta and not resolve:
+    if not delta and resolve is None:
         return list(occurrences)
     kinds, keys, texts, roles, targets = (list(map(getter, occurrences)) for getter in _COLUMNS)
     spans = list(map(_SPAN, occurrences))
     moved = map(_new, repeat(Span), zip(map(add, map(_FIRST, spans), repeat(delta)),
                                         map(add, map(_SECOND, spans), repeat(delta)), strict=True)
                 ) if delta else spans
-    if resolve:
-        now = list(map(resolve.get, zip(kinds, keys, strict=True), zip(kinds, targets, strict=True)))
-        kinds, targets = list(map(_FIRST, now)), list(map(_SECOND, now))
+    if resolve is not None:
+        kinds, targets = resolve.columns(kinds, keys, targets)
     if delta and kinds.count("variable"):  # only variables are declared after the edit (see above)
         for i, target in enumerate(targets):
             if target is not None and target.kind == "variable" and target.path == path and (
@@ -891,10 +897,11 @@ class _Listed:
         return _Moved(self.base, delta, after) if delta else self
 
     def made(self, path: str, resolve: _Resolution | None = None) -> list[Occurrence]:
-        return _moved(self.base, 0, path, 0, resolve) if resolve else self.base
+        return self.base if resolve is None else _moved(self.base, 0, path, 0, resolve)
 
     def one(self, index: int, path: str, resolve: _Resolution | None) -> Occurrence:
-        return _moved(self.base[index:index + 1], 0, path, 0, resolve)[0] if resolve else self.base[index]
+        return self.base[index] if resolve is None else _moved(self.base[index:index + 1], 0, path, 0,
+                                                                resolve)[0]
 
     def targets(self, path: str, resolve: _Resolution | None) -> list[Declaration | None]:
         return _resolved_targets(self.base, resolve)
@@ -908,11 +915,9 @@ class _Listed:
 def _resolved_targets(occurrences: list[Occurrence], resolve: _Resolution | None) -> list[Declaration | None]:
     """The targets of occurrences that did not move, read through ``resolve`` (see :func:`_moved`)."""
     targets = list(map(_TARGET, occurrences))
-    if not resolve:
+    if resolve is None:
         return targets
-    kinds = list(map(_KIND, occurrences))
-    pairs = zip(kinds, map(_KEY, occurrences), strict=True)
-    return list(map(_SECOND, map(resolve.get, pairs, zip(kinds, targets, strict=True))))
+    return resolve.columns(list(map(_KIND, occurrences)), list(map(_KEY, occurrences)), targets)[1]
 
 
 _Piece = _Moved | _Listed
@@ -1003,10 +1008,23 @@ class _Pieces(Sequence[Occurrence]):
         return out
 
     def targets(self) -> list[Declaration | None]:
-        """Every occurrence's target, in order, without making the occurrences."""
+        """Every occurrence's target, in order, without making the occurrences; after an edit of
+        ``:objects`` (``resolve``), what they were when read, which is still right for every target but
+        an object or a constant (:meth:`meaning` finds those)."""
         if self._made is not None:
             return list(map(_TARGET, self._made))
-        return [target for piece in self._pieces for target in piece.targets(self._path, self.resolve)]
+        return [target for piece in self._pieces for target in piece.targets(self._path, None)]
+
+    def meaning(self, target: Declaration) -> list[Occurrence] | None:
+        """The occurrences that mean ``target``, an object or constant, when names are resolved as they
+        are read (``resolve``): those with its name, found in C, then made one by one; None otherwise.
+        Resolving every occurrence's target to compare them took ~40 ms on a 1 MB problem."""
+        if self.resolve is None or self._made is not None:
+            return None
+        pieces = self._layout[0]
+        keys = [key for piece in pieces for key in map(_KEY, piece.base)]
+        named = compress(range(len(keys)), map(eq, keys, repeat(target.key)))
+        return [o for o in map(self.__getitem__, named) if o.target == target]
 
     def __len__(self) -> int:
         ends = self._layout[1]
@@ -1160,6 +1178,7 @@ cheaper"""
 _KIND, _KEY = itemgetter(1), itemgetter(2)
 _SPAN, _TARGET = itemgetter(0), itemgetter(5)
 _DECLARED_PATH, _DECLARED_SPAN = itemgetter(2), itemgetter(3)
+_ARGUMENTS = frozenset({"object", "constant"})
 _COLUMNS = tuple(itemgetter(i) for i in range(1, 6))
 _FIRST, _SECOND = itemgetter(0), itemgetter(1)
 _REMEMBERED_TARGETS = 64
