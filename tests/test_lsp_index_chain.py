@@ -61,10 +61,22 @@ async def client(lsp_client: LanguageClient, folder: Path):
 
 def _edit(text: str, rng: random.Random) -> tuple[int, int, str]:
     """One keystroke-sized change: a fact inserted or removed in ``:init``, a goal atom added, a space;
-    now and then an object added at the end of the list (a new declaration, which the updates follow)."""
+    now and then an object added at the end, the start or the middle of the list, or an added one
+    deleted (new declarations, or declarations moved, which the updates follow)."""
     facts = [m.start() for m in re.finditer(r"\((?:on|on-table|clear|handempty)[ )]", text)]
     at = rng.choice(facts)
-    kind = rng.choice(["insert", "insert", "remove", "goal", "space", "object"])
+    kind = rng.choice(["insert", "insert", "remove", "goal", "space", "object", "object-start",
+                       "object-middle", "object-remove"])
+    objects = text.index("(:objects") + len("(:objects ")
+    if kind == "object-start":
+        return objects, objects, f"extra{rng.randrange(100)} "
+    if kind == "object-middle":
+        after = text.index(" ", text.index(f" b{rng.randrange(BLOCKS)} ", objects) + 1)
+        return after, after, f" extra{rng.randrange(100)}"
+    added = list(re.finditer(r" ?extra\d+", text[:text.index(")", objects)]))
+    if kind == "object-remove" and added:
+        gone = rng.choice(added)
+        return gone.start(), gone.end(), ""
     if kind == "insert":
         return at, at, fact(rng) + " "
     if kind == "remove":
