@@ -717,12 +717,13 @@ def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables
             map(_FIRST, after_declarations), map(_SECOND, after_declarations),
             map(_DECLARED_PATH, after_declarations), moved, repeat(None))))
     path = old.path
-    added = [(("object", item.name.key), _new(Declaration, ("object", item.name.key, path, item.name.span,
-                                                                None))) for item in names]
+    added: list[tuple[tuple[SymbolKind, str], Declaration]] = [
+        (("object", item.name.key), _new(Declaration, ("object", item.name.key, path, item.name.span, None)))
+        for item in names]
     declarations = dict(before)
     others = len(before) - list(map(_FIRST, map(_FIRST, before))).count("object")
-    for key, declaration in added:
-        declarations.setdefault(key, declaration)
+    for declared, declaration in added:
+        declarations.setdefault(declared, declaration)
     declarations.update(zip(after_keys, after_declarations, strict=True))
     if len(declarations) != len(own) - len(gone) + len(names):
         return None  # a name declared twice now: which declaration wins moves with the edit
@@ -736,19 +737,18 @@ def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables
     changed = tables.changed | ({key for (_, key), _ in gone} ^ {key for (_, key), _ in added})
     table: dict[tuple[SymbolKind, str], tuple[SymbolKind, Declaration | None]] = dict(zip(
         zip(repeat("object"), object_keys), zip(repeat("object"), object_declarations), strict=True))
-    for key in changed:
-        now = objects.get(key)
+    for name in changed:
+        now = objects.get(name)
         if now is not None and now.kind == "object":
-            table[("constant", key)] = ("object", now)
+            table[("constant", name)] = ("object", now)
         else:
-            table[("object", key)] = ("constant", now)
+            table[("object", name)] = ("constant", now)
     resolve = _Resolution(table)
     builder = _Builder(path)
     builder.globals = visible
     for item in names:
-        key = item.name.key
-        builder.out.append(_new(Occurrence, (item.name.span, "object", key, item.name.text, "declaration",
-                                             declarations[("object", key)])))
+        builder.out.append(_new(Occurrence, (item.name.span, "object", item.name.key, item.name.text,
+                                             "declaration", declarations[("object", item.name.key)])))
     for item in names:
         builder.type_ref(item.type)
     last = next(reversed(declarations.values())).span.end if declarations else -1
