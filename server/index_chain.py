@@ -95,10 +95,10 @@ class IndexChain:
 
     def follow(self, parsed: ParsedDocument) -> None:
         """Index a new parse of a file whose previous parse has an index, by updating that one, and
-        make it the file's base. A parse that cannot be indexed this way (an edit to the declarations,
-        a domain, a full parse) ends the chain: the base is let go, since it can never be updated
-        again (it would only pin its version's memory), and the next index is built in full when
-        a request or a pause in typing asks for it."""
+        make it the file's base. A parse that cannot be indexed this way (an edit to declarations other
+        than a problem's objects, an object declared twice, a domain, a full parse) ends the chain:
+        the base is let go, since it can never be updated again (it would only pin its version's
+        memory), and the next index is built in full when a request or a pause in typing asks for it."""
         with self._lock:
             made = self._advance(parsed)
         if made is not None:
