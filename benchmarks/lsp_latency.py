@@ -9,7 +9,7 @@ facts character by character the way VS Code sends them (``keystrokes``). Report
 p50/p95/max per problem size, and the server process's CPU time (user + system, from ``/proc``) per
 edit, which the machine's load moves far less than the wall clock.
 
-    python benchmarks/lsp_latency.py [--edits 50] [--typing] [--json OUT]
+    python benchmarks/lsp_latency.py [--edits 50] [--typing [--no-bracket-closing]] [--json OUT]
 """
 
 from __future__ import annotations
@@ -70,7 +70,25 @@ def keystrokes(count: int) -> list[tuple[int, str]]:
     return changes[:count]
 
 
-async def measure(size: int, edits: int, folder: Path, typing: bool = False) -> dict[str, float]:
+def keystrokes_unclosed(count: int) -> list[tuple[int, int, str]]:
+    """``count`` keystrokes typing facts ``(clear bN)`` each on a new line after ``(:init``, as an editor
+    that does not close brackets sends them: Enter (the new line indented), then `(`, the letters and
+    `)` one by one, so the fact is open until its last key. (line after ``(:init``'s, column, text) per
+    change."""
+    changes: list[tuple[int, int, str]] = [(0, len("  (:init"), "\n    ")]
+    line, n = 1, 0
+    while len(changes) < count:
+        column = 4
+        for key in f"(clear b{n % 50})":
+            changes.append((line, column, key))
+            column += 1
+        changes.append((line, column, "\n    "))
+        line, n = line + 1, n + 1
+    return changes[:count]
+
+
+async def measure(size: int, edits: int, folder: Path, typing: bool = False,
+                  closing: bool = True) -> dict[str, float]:
     domain = folder / "domain.pddl"
     domain.write_text(BLOCKSWORLD)
     problem = folder / f"problem-{size}.pddl"
@@ -103,10 +121,13 @@ async def measure(size: int, edits: int, folder: Path, typing: bool = False) -> 
     server = client._server
     assert server is not None
     cpu_before = _cpu_seconds(server.pid)
-    line = text.splitlines().index("  (:init") + 1  # the first fact's line
-    keys = keystrokes(edits) if typing else [(4, f"(clear b{i % 50}) ") for i in range(edits)]
+    init_line = text.splitlines().index("  (:init")
+    keys = ([(init_line + after, column, key) for after, column, key in keystrokes_unclosed(edits)]
+            if typing and not closing else
+            [(init_line + 1, column, key) for column, key in keystrokes(edits)] if typing else
+            [(init_line + 1, 4, f"(clear b{i % 50}) ") for i in range(edits)])
     latencies = []
-    for i, (column, inserted) in enumerate(keys):
+    for i, (line, column, inserted) in enumerate(keys):
         version = i + 2
         # whole facts: a fresh fact each time, (clear bN) with a new N, inserted before the first fact;
         # typing: one keystroke each, as an editor that closes brackets sends them
@@ -151,11 +172,11 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def main_async(edits: int, typing: bool) -> dict[str, dict[str, float]]:
+async def main_async(edits: int, typing: bool, closing: bool = True) -> dict[str, dict[str, float]]:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, size in (("2 KB problem", 2_000), ("1 MB problem", 1_000_000)):
-            results[label] = await measure(size, edits, Path(tmp), typing)
+            results[label] = await measure(size, edits, Path(tmp), typing, closing)
     return results
 
 
@@ -167,8 +188,11 @@ def main() -> int:
     parser.add_argument("--json", type=Path)
     parser.add_argument("--typing", action="store_true",
                         help="one keystroke per edit, typing facts character by character")
+    parser.add_argument("--no-bracket-closing", action="store_true",
+                        help="with --typing: each fact on a new line, its `(` typed alone and its `)` last, "
+                             "as an editor that does not close brackets sends them")
     args = parser.parse_args()
-    results = asyncio.run(main_async(args.edits, args.typing))
+    results = asyncio.run(main_async(args.edits, args.typing, not args.no_bracket_closing))
     print(f"{'workload':<16}{'bytes':>10}{'start ms':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}"
           f"{'max ms':>10}{'cpu/edit':>10}")
     for label, row in results.items():

@@ -9,6 +9,7 @@ sometimes cross a section's boundary, where the incremental path must give way t
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -19,6 +20,7 @@ from plansight.analyses.editing.symbols import SymbolIndex, build_index, update_
 from plansight.analyses.syntax import documents
 from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
 from plansight.analyses.syntax.incremental import changed_range
+from plansight.analyses.syntax.local_repair import REPAIR_CODES
 
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
@@ -84,7 +86,10 @@ def assert_same(incremental: ParsedDocument, full: ParsedDocument) -> None:
     assert repr(incremental.diagnostics) == repr(full.diagnostics)
     assert [d.data for d in incremental.diagnostics] == [d.data for d in full.diagnostics]
     assert incremental.directives == full.directives
-    assert (incremental.outline is None) == (full.outline is None)
+    # a parse with a parenthesis repair has no outline of its own, but one made from the previous
+    # version's keeps it, so that typing on into the open fact stays incremental (``local_repair.py``)
+    repaired = any(d.code in REPAIR_CODES for d in full.diagnostics)
+    assert (incremental.outline is None) == (full.outline is None) or (repaired and full.outline is None)
 
 
 BALANCED = [" ", "\n", "x", "(on a b)", "(clear c) ", "(not (on b c))", "(= (f) 2)", "(p)", "()"]
@@ -193,6 +198,97 @@ def test_deleting_the_type_of_a_group_untypes_the_name_before_the_edit() -> None
         assert edited.problem is not None
         assert [(o.name.text, o.type) for o in edited.problem.objects][1:] == [("f", None), ("f", None)]
         assert_same(edited, parse_document("problem.pddl", after))
+
+
+OPEN_FACT_LAYOUTS = [
+    "  (:init\n{facts})",  # one fact per line, indented under `(:init`
+    "  (:init {facts})",  # the first fact on the line of `(:init`
+    "(:init\n{facts})",  # `(:init` at the left margin
+]
+INDENTS = ["    ", "    ", "    ", "  ", "", "\t", "      "]
+"""mostly under ``(:init``; at its column or left of it, a fact's line closes ``(:init`` when a ``)`` is
+missing, which the local repair must leave to the full one"""
+
+
+@st.composite
+def typed_open_facts(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """A problem, and the versions of typing a fact key by key somewhere among its facts, as an editor
+    that does not close brackets sends them: the ``(`` alone, letters, now and then a deletion, a
+    comment, or another fact on the same line, and perhaps the ``)`` at last."""
+    facts = draw(st.lists(st.sampled_from(["(clear a)", "(on a b)", "(on-table b)", "(clear c)",
+                                           "(not (on b a))", "(= (weight a) 2)"]), min_size=1, max_size=6))
+    tails = st.sampled_from(["", "", "", " ; note", " (clear b)"])
+    lines = [draw(st.sampled_from(INDENTS)) + fact + draw(tails) for fact in facts]
+    layout = draw(st.sampled_from(OPEN_FACT_LAYOUTS))
+    text = ("(define (problem p)\n  (:domain blocks)\n  (:objects a b c)\n"
+            + layout.format(facts="\n".join(lines)) + "\n  (:goal (and (on a b) (clear a)))\n)\n")
+    init = text.index("(:init")
+    goal = text.index("(:goal")
+    line_ends = [m.start() for m in re.finditer("\n", text) if init < m.start() < goal]
+    # mostly on a new line of its own after a fact's line (where a new fact is usually typed); else
+    # anywhere between two facts, or at the start of a line, before the fact on it
+    at = draw(st.sampled_from(line_ends))
+    prefix = "\n" + draw(st.sampled_from(INDENTS))
+    if draw(st.integers(0, 3)) == 0:
+        between = [m.end() for m in re.finditer(r"\) ", text[:goal]) if m.end() > init]
+        at = draw(st.sampled_from([at + 1, *between]))
+        prefix = draw(st.sampled_from(["", " "]))
+    text_now = text
+    versions = []
+    keys = [prefix + "(", *draw(st.sampled_from(["clear b", "on c a", "on-table a", "x"]))]
+    keys += draw(st.lists(st.sampled_from(["\b", "z", " ", "; c\n", "; c", ")", " (p)"]), max_size=3))
+    for key in keys:
+        if key == "\b":
+            if text_now[at - 1:at] not in ("", "\n"):
+                text_now, at = text_now[:at - 1] + text_now[at:], at - 1
+        else:
+            text_now, at = text_now[:at] + key + text_now[at:], at + len(key)
+        versions.append(text_now)
+    return text, versions
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(typed_open_facts(), st.booleans())
+def test_typing_a_fact_without_its_closing_paren_parses_as_a_full_parse_would(
+        case: tuple[str, list[str]], lazy: bool) -> None:
+    """Each key, parsed from the version before, gives the model and the diagnostics (the repair's
+    guess of where the `)` goes among them) of a full parse; the repair is made on the typed facts
+    alone only where the whole file's would decide the same (``local_repair.py``)."""
+    text, versions = case
+    current = parse_document("problem.pddl", text)
+    for version in versions:
+        current = reparse_document(current, "problem.pddl", version, lazy=lazy)
+        assert_same(current, parse_document("problem.pddl", version))
+
+
+def test_a_fact_typed_on_its_own_line_is_repaired_incrementally_at_every_key(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    facts = "".join(f"    (on b{i} b{i + 1})\n" for i in range(50))
+    text = (f"(define (problem p)\n  (:domain blocks)\n  (:objects b0)\n  (:init\n{facts}  )\n"
+            "  (:goal (on b1 b2))\n)\n")
+    at = text.index("    (on b20 ")
+    text = text[:at] + "    \n" + text[at:]
+    at += 4
+    current = parse_document("problem.pddl", text)
+
+    def no_full_parse(*_args: object) -> None:
+        raise AssertionError("parsed the whole file again")
+
+    for key in "(clear b":
+        text, at = text[:at] + key + text[at:], at + 1
+        expected = parse_document("problem.pddl", text)
+        with monkeypatch.context() as patch:
+            patch.setattr(documents, "parse_document", no_full_parse)
+            current = reparse_document(current, "problem.pddl", text, lazy=True)
+        assert_same(current, expected)
+        [repair] = [d for d in current.diagnostics if d.code == "unclosed-paren"]
+        assert "is not closed: add `)` before this line" in repair.message
+    text = text[:at] + ")" + text[at:]
+    with monkeypatch.context() as patch:
+        patch.setattr(documents, "parse_document", no_full_parse)
+        current = reparse_document(current, "problem.pddl", text, lazy=True)
+    assert_same(current, parse_document("problem.pddl", text))
+    assert not current.diagnostics
 
 
 def _spelled(text: str, anchor: str, offset: int, inserted: str, removed: int = 0) -> str:

@@ -40,6 +40,7 @@ from plansight.analyses.syntax.build_model import (
 )
 from plansight.analyses.syntax.lalr import parse
 from plansight.analyses.syntax.lexer import BAD, FACTS, LPAR, NAME, RPAR, WORD, Token, lex_pddl
+from plansight.analyses.syntax.local_repair import REPAIR_CODES, repaired_facts
 from plansight.analyses.syntax.parens import balance
 from plansight.analyses.syntax.parse_pddl import PddlParse, _tables
 from plansight.analyses.syntax.runs import MovedAnd, Run, moved_lazily
@@ -128,7 +129,8 @@ def _after_define(new_text: str, old: PddlParse, outline: Outline) -> PddlParse 
     """An edit after the closing ``)`` of ``(define ...)`` that leaves only blanks and comments there
     changes nothing: no offset moves."""
     end = outline.close.end
-    if lex_pddl(new_text, True, end) or any(d.span.end > end for d in old.diagnostics):
+    if lex_pddl(new_text, True, end) or any(
+            d.span.end > end or d.code in REPAIR_CODES for d in old.diagnostics):
         return None
     return PddlParse(old.model, old.diagnostics, outline, Splice(end, end, 0, None, ()))
 
@@ -196,6 +198,11 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     widen = 1 if names else 0
     first = elements.ending_by(change.start - widen)
     after = elements.starting_before(change.old_end + widen)
+    for diagnostic in old.diagnostics:  # a fact left open (and repaired) is parsed again with the edit
+        if diagnostic.code in REPAIR_CODES and inner <= diagnostic.span.start < container_end:
+            held = elements.starting_before(diagnostic.span.start + 1) - 1
+            if held >= 0:
+                first, after = min(first, held), max(after, held + 1)
     count = len(elements)
     start = elements.span(first - 1).end if first > 0 else inner
     stop = elements.span(after).start if after < count else container_end
@@ -207,6 +214,14 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
         tokens = _lex_forms(new_text, start, stop + delta, in_facts=True)
     else:
         return None
+    repairs: list[Diagnostic] = []
+    if tokens is None and keyword == ":init" and outline.problem:
+        # a fact left open while it is typed: repaired where the facts show the repair of the whole
+        # file would put its `)` (``local_repair.py``)
+        found = repaired_facts(new_text, sections[:index], section, elements, first, after, start, delta,
+                               container_end)
+        if found is not None:
+            tokens, repairs, stop, after = found
     if tokens is None:
         return None
     closing = [Token(RPAR, ")", p + delta, p + delta + 1) for p in _closers(section, container_end)]
@@ -225,7 +240,7 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     new_outline = Outline(outline.head, spliced, close, outline.problem)
     # objects declare: whoever follows the splice must know (the symbol index re-resolves names)
     listed = keyword
-    return _finish(old, new_outline, notes, Splice(start, stop, delta, listed, new_elements))
+    return _finish(old, new_outline, [*notes, *repairs], Splice(start, stop, delta, listed, new_elements))
 
 
 def _delimits(text: str, at: int) -> bool:
@@ -294,6 +309,8 @@ def _finish(old: PddlParse, outline: Outline, notes: list[Diagnostic], splice: S
         span = diagnostic.span
         if span.start == span.end and span.start in (start, stop):
             return None  # empty and on the stretch's boundary: whose is it?
+        if diagnostic.code in REPAIR_CODES and not (start <= span.start and span.end <= stop):
+            return None  # a parenthesis repaired elsewhere: the repair's count of missing `)` changed
         if span.end <= start:
             kept.append(diagnostic)
         elif span.start >= stop:

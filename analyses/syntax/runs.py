@@ -18,7 +18,8 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections.abc import Iterator
-from itertools import chain
+from itertools import chain, repeat
+from operator import add, attrgetter
 from typing import Any
 
 from plansight.analyses.diagnostics.spans import Span
@@ -29,6 +30,9 @@ from plansight.analyses.syntax.span_shift import shifted, shifted_span
 
 Piece = tuple[tuple[Any, ...], int, int, int]
 """``(nodes, lo, hi, delta)``: ``nodes[lo:hi]``, each to be moved by ``delta`` characters."""
+
+
+_START_OF = attrgetter("span.start")
 
 
 def _start(node: Any) -> int:
@@ -129,6 +133,14 @@ class Run(Deferred):
                 continue
             return count + bisect_left(nodes, offset - delta, lo, hi, key=_start) - lo
         return count
+
+    def starts(self) -> list[int]:
+        """Where each element starts in the version this run belongs to, without moving the nodes."""
+        out: list[int] = []
+        for nodes, lo, hi, delta in self._state[0]:
+            out.extend(map(add, map(_START_OF, nodes[lo:hi]), repeat(delta)) if delta else map(
+                _START_OF, nodes[lo:hi]))
+        return out
 
     def originals(self) -> tuple[Any, ...]:
         """The elements as the earlier versions have them, not moved (nothing is copied): the same objects
