@@ -65,6 +65,16 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
             return current[:middle] + "(clear b" + current[middle:]
         return current[:open_at] + str(i % 10) + current[open_at:]
 
+    new_line = text.index("\n", middle) + 1  # the start of a line in the middle of `:init`
+    open_on_its_line = new_line + len("    (clear b")
+
+    def fact_left_open_on_its_line(current: str, i: int) -> str:
+        # the same, typed on a new line of its own (where a new fact usually goes): the next fact's line
+        # tells the repair where the `)` belongs
+        if i == 0:
+            return current[:new_line] + "    (clear b\n" + current[new_line:]
+        return current[:open_on_its_line] + str(i % 10) + current[open_on_its_line:]
+
     def bracket_closed(where: int, typed: str) -> Callable[[str, int], str]:
         def edit(current: str, i: int) -> str:
             # typed in an editor that closes brackets: `()` first, then the letters inside it
@@ -79,6 +89,7 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
     assert goal > init
     return {"a fact inserted at the start of `:init`": fact_at_start,
             "a letter typed into a fact left open": fact_left_open,
+            "… the fact on a line of its own": fact_left_open_on_its_line,
             "a fact typed into the `()` the editor closed": bracket_closed(middle, "clear b"),
             "a goal atom typed into the `()` the editor closed": bracket_closed(first_goal, "on b"),
             "a fact inserted in the middle of `:init`": fact_in_middle,

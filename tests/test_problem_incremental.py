@@ -274,3 +274,19 @@ def test_a_lazy_edit_at_the_start_of_init_is_checked_without_building_the_moved_
         assert isinstance(peek(problem, "init"), Run) and isinstance(peek(problem, "goal"), MovedAnd)
         same(got, check_problem(parse_document("p.pddl", text).problem, domain))  # type: ignore[arg-type]
     assert {d.code for d in got} == {"duplicate-init-fact", "undeclared-object"}
+
+
+def test_a_fact_typed_without_its_closing_paren_is_checked_at_every_key() -> None:
+    """The parse of each key repairs the open fact on the typed facts alone (``local_repair.py``): the
+    checks of the version it gives (the repaired fact among the others) are those from scratch."""
+    base = render(["a - block", "b - block", "c - block"], ["(fixed a)", "(on a b)", "(clear c)"],
+                  ["(on a b)"], True)
+    at = base.index("    (on a b)")
+    texts = []
+    text = base[:at] + "    \n" + base[at:]
+    at += 4
+    for key in "(clear zz":
+        text, at = text[:at] + key + text[at:], at + 1
+        texts.append(text)
+    texts.append(text[:at] + ")" + text[at:])
+    _agree_on_each([base, *texts], DOMAINS[0])
