@@ -312,3 +312,50 @@ def test_an_object_edit_reparses_only_names_where_none_is_typed(anchor: str, ins
     assert after.derived is not None
     # a stretch of names starts past the section's keyword; a re-parsed section starts at its `(`
     assert (after.derived.splice.start > TYPED.index("(:objects") + 1) == only_names
+
+
+def keystrokes_without_bracket_closing(text: str, start: int, fact: str) -> list[str]:
+    """The versions an editor that does not close brackets sends while ``fact`` is typed at ``start``:
+    `(` alone, then one character at a time, the `)` last."""
+    return [text[:start] + fact[:typed] + text[start:] for typed in range(1, len(fact) + 1)]
+
+
+@pytest.mark.parametrize("place", ["init start", "init middle", "init end", "goal start", "goal end"])
+def test_a_fact_typed_without_its_closing_bracket_equals_the_full_parse_at_every_keystroke(
+        place: str) -> None:
+    """While the `)` is missing the file does not balance: every keystroke must still give the model,
+    spans and diagnostics (the missing `)` with its range) of a full parse, and so must the `)` typed."""
+    current = parse_document("p.pddl", TEXT)
+    versions = keystrokes_without_bracket_closing(TEXT, PLACES[place](TEXT), "(clear b7) ")
+    for text in versions:
+        current = reparse_document(current, "p.pddl", text, lazy=True)
+        same_as_full(current)
+    before_bracket = parse_document("p.pddl", versions[-3])
+    assert "unclosed-paren" in [d.code for d in before_bracket.diagnostics]
+    assert not current.diagnostics  # once the `)` is typed the file is clean again
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.sampled_from(sorted(PLACES)), st.sampled_from(["(clear b1) ", "(on b2 b3) ", "(not (on b4 b5)) "]),
+       st.integers(0, 3))
+def test_a_deleted_closing_bracket_and_its_return_equal_the_full_parse(
+        place: str, fact: str, later: int) -> None:
+    """A `)` deleted from a fact, characters typed after the gap, then the `)` typed back: every version
+    equals a full parse of its text."""
+    current = parse_document("p.pddl", TEXT)
+    start = PLACES[place](TEXT)
+    text = TEXT[:start] + fact + TEXT[start:]
+    current = reparse_document(current, "p.pddl", text, lazy=True)
+    same_as_full(current)
+    gap = start + fact.rindex(")")
+    text = text[:gap] + text[gap + 1:]
+    current = reparse_document(current, "p.pddl", text, lazy=True)
+    same_as_full(current)
+    for letter in " b9"[:later]:
+        text = text[:gap] + letter + text[gap:]
+        gap += 1
+        current = reparse_document(current, "p.pddl", text, lazy=True)
+        same_as_full(current)
+    text = text[:gap] + ")" + text[gap:]
+    current = reparse_document(current, "p.pddl", text, lazy=True)
+    same_as_full(current)
