@@ -261,6 +261,51 @@ def test_typing_a_fact_without_its_closing_paren_parses_as_a_full_parse_would(
         assert_same(current, parse_document("problem.pddl", version))
 
 
+GOAL_LAYOUTS = ["  (:goal (and\n{atoms}))", "  (:goal\n    (and\n{atoms}))", "  (:goal (and {atoms}))",
+                "(:goal\n(and\n{atoms}))"]
+
+
+@st.composite
+def typed_open_goal_atoms(draw: st.DrawFn) -> tuple[str, list[str]]:
+    """The same for a goal atom typed into the goal's ``(and ...)``, after ``:init`` facts laid out in
+    any of the ways above: with a ``)`` missing, a fact line of ``:init`` at or left of its column would
+    be taken for the end of ``:init`` first."""
+    facts = draw(st.lists(st.sampled_from(["(clear a)", "(on a b)", "(not (on b a))"]), min_size=1,
+                          max_size=4))
+    fact_lines = "\n".join(draw(st.sampled_from(INDENTS)) + fact for fact in facts)
+    atoms = draw(st.lists(st.sampled_from(["(on a b)", "(clear c)", "(not (clear a))",
+                                           "(exists (?x) (clear ?x))"]), min_size=1, max_size=4))
+    atom_lines = "\n".join(draw(st.sampled_from(INDENTS)) + atom for atom in atoms)
+    text = ("(define (problem p)\n  (:domain blocks)\n  (:objects a b c)\n"
+            + draw(st.sampled_from(OPEN_FACT_LAYOUTS)).format(facts=fact_lines) + "\n"
+            + draw(st.sampled_from(GOAL_LAYOUTS)).format(atoms=atom_lines) + "\n)\n")
+    goal = text.index("(:goal")
+    line_ends = [m.start() for m in re.finditer("\n", text) if goal < m.start() < len(text) - 3]
+    at = draw(st.sampled_from(line_ends)) if line_ends else text.index("(and", goal) + 4
+    text_now, versions = text, []
+    keys = ["\n" + draw(st.sampled_from(INDENTS)) + "(", *draw(st.sampled_from(["clear b", "on c a"]))]
+    keys += draw(st.lists(st.sampled_from(["\b", "z", " ", ")"]), max_size=2))
+    for key in keys:
+        if key == "\b":
+            if text_now[at - 1:at] not in ("", "\n"):
+                text_now, at = text_now[:at - 1] + text_now[at:], at - 1
+        else:
+            text_now, at = text_now[:at] + key + text_now[at:], at + len(key)
+        versions.append(text_now)
+    return text, versions
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(typed_open_goal_atoms(), st.booleans())
+def test_typing_a_goal_atom_without_its_closing_paren_parses_as_a_full_parse_would(
+        case: tuple[str, list[str]], lazy: bool) -> None:
+    text, versions = case
+    current = parse_document("problem.pddl", text)
+    for version in versions:
+        current = reparse_document(current, "problem.pddl", version, lazy=lazy)
+        assert_same(current, parse_document("problem.pddl", version))
+
+
 def test_a_fact_typed_on_its_own_line_is_repaired_incrementally_at_every_key(
         monkeypatch: pytest.MonkeyPatch) -> None:
     facts = "".join(f"    (on b{i} b{i + 1})\n" for i in range(50))

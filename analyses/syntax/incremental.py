@@ -215,11 +215,12 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     else:
         return None
     repairs: list[Diagnostic] = []
-    if tokens is None and keyword == ":init" and outline.problem:
+    if tokens is None and outline.problem:
         # a fact left open while it is typed: repaired where the facts show the repair of the whole
         # file would put its `)` (``local_repair.py``)
-        found = repaired_facts(new_text, sections[:index], section, elements, first, after, start, delta,
-                               container_end)
+        frames = [(opening[i], opening[i + 1]) for i in range(0, len(opening), 2)]
+        found = repaired_facts(new_text, sections[:index], frames, elements, first, after, start, delta,
+                               _closers(section, container_end))
         if found is not None:
             tokens, repairs, stop, after = found
     if tokens is None:

@@ -34,36 +34,40 @@ REPAIR_CODES = frozenset({"unclosed-paren", "unexpected-close-paren"})
 MORE_FACTS = 4
 """how many facts after the edited ones may be read to find the line that closes an open one"""
 BEFORE_INIT = frozenset({":domain", ":requirements", ":objects"})
-"""sections that may come before ``:init`` here: none holds a form of its own, so none starts a line with
-a ``(`` that the repair could take for the end of a form"""
+"""sections that may come before the list here: none holds a form of its own, so none starts a line with
+a ``(`` that the repair could take for the end of a form (``:init``, before the goal, is checked)"""
 
 
-def repaired_facts(text: str, before: Sequence[Section], section: Section, elements: Run, first: int,
-                   after: int, start: int, delta: int, container_end: int
-                   ) -> tuple[list[Token], list[Diagnostic], int, int] | None:
-    """The tokens of the stretch from ``start`` (after element ``first - 1`` of ``:init``) through the
-    facts after element ``after - 1``, with the ``)`` the repair of the whole of ``text`` would add there,
-    its diagnostics, the end of the stretch in the previous version's offsets and the index of the first
-    element after it; None when the repair would decide anything outside the stretch, or the stretch
-    needs no repair. ``before`` are the sections before ``:init``."""
-    if any(s.keyword.text.lower() not in BEFORE_INIT for s in before):
-        return None
-    if not _nothing_guessed_before(text, section, elements, first, start):
+def repaired_facts(text: str, before: Sequence[Section], frames: Sequence[tuple[Token, Token]],
+                   elements: Run, first: int, after: int, start: int, delta: int,
+                   closers: Sequence[int]) -> tuple[list[Token], list[Diagnostic], int, int] | None:
+    """The tokens of the stretch from ``start`` (after element ``first - 1`` of the list) through the
+    elements after element ``after - 1``, with the ``)`` the repair of the whole of ``text`` would add
+    there, its diagnostics, the end of the stretch in the previous version's offsets and the index of the
+    first element after it; None when the repair would decide anything outside the stretch, or the
+    stretch needs no repair.
+
+    ``frames`` are the ``(`` and head of the forms around the list, outermost first (``(:init``, or
+    ``(:goal`` and ``(and``), ``closers`` where their ``)`` are, innermost first, and ``before`` the
+    sections before the list's."""
+    checks = _regions_before(text, before, frames, elements, first, start)
+    if checks is None or not all(_nothing_guessed(text, *check) for check in checks):
         return None
     count = len(elements)
     for extra in range(1, MORE_FACTS + 1):
         upto = after + extra
         if upto > count:
             return None
-        stop = elements.span(upto).start if upto < count else container_end
-        repaired = _repaired(text, section, elements, first, start, stop + delta, container_end + delta)
+        stop = elements.span(upto).start if upto < count else closers[0]
+        repaired = _repaired(text, frames, elements, first, start, stop + delta,
+                             [closer + delta for closer in closers])
         if repaired is not None:
             return repaired[0], repaired[1], stop, upto
     return None
 
 
-def _repaired(text: str, section: Section, elements: Run, first: int, start: int, stop: int,
-              container_end: int) -> tuple[list[Token], list[Diagnostic]] | None:
+def _repaired(text: str, frames: Sequence[tuple[Token, Token]], elements: Run, first: int, start: int,
+              stop: int, closers_at: Sequence[int]) -> tuple[list[Token], list[Diagnostic]] | None:
     tokens = lex_pddl(text, False, start, stop)
     if not tokens or tokens[-1].end > stop or any(t.kind in (BAD, COLON_WORD) for t in tokens):
         return None
@@ -73,38 +77,72 @@ def _repaired(text: str, section: Section, elements: Run, first: int, start: int
     opens = sum(t.kind == LPAR for t in tokens) - sum(t.kind == RPAR for t in tokens)
     if opens <= 0:
         return None  # balanced (the plain incremental path), or a `)` too many (not handled here)
-    opener = Token(LPAR, "(", section.span.start, section.span.start + 1)
-    keyword = section.keyword
-    # what decides, for the repair, whether `(:init` and the stretch's first token start their lines:
-    # the end of the token before each
-    init_line = text.rfind("\n", 0, opener.start) + 1
-    init_line = max(init_line, text.rfind("\r", 0, opener.start) + 1)
-    before_init = init_line if not text[init_line:opener.start].strip() else opener.start
-    before_stretch = elements.span(first - 1).end if first > 0 else keyword.end
-    closers = (Token(RPAR, ")", container_end, container_end + 1), Token(RPAR, ")", len(text), len(text)))
-    standing = [Token(LPAR, "(", 0, 0), Token(WORD, "define", 0, 0),
-                Token(WORD, "", before_init, before_init), opener, keyword,
-                Token(WORD, "", before_stretch, before_stretch), *tokens, *closers]
-    out, diagnostics = balance(standing, text)
-    if len(diagnostics) != opens or out[-2] is not closers[0] or out[-1] is not closers[1]:
+    # what decides, for the repair, whether each `(` around the list and the stretch's first token start
+    # their lines: the end of the token before each
+    standing = [Token(LPAR, "(", 0, 0), Token(WORD, "define", 0, 0)]
+    for opener, head in frames:
+        line = _line_start(text, opener.start)
+        before = line if not text[line:opener.start].strip() else opener.start
+        standing += [Token(WORD, "", before, before), opener, head]
+    before_stretch = elements.span(first - 1).end if first > 0 else frames[-1][1].end
+    standing.append(Token(WORD, "", before_stretch, before_stretch))
+    lead = len(standing)
+    closers = [Token(RPAR, ")", at, at + 1) for at in closers_at] + [Token(RPAR, ")", len(text), len(text))]
+    out, diagnostics = balance([*standing, *tokens, *closers], text)
+    kept = out[-len(closers):]
+    if len(diagnostics) != opens or any(a is not b for a, b in zip(kept, closers, strict=True)):
         return None
     for diagnostic in diagnostics:
         inserted = dict(diagnostic.data).get("insert")
         if diagnostic.code != "unclosed-paren" or diagnostic.span.start < start or inserted is None or not (
                 start <= int(inserted) <= stop):
             return None
-    return out[6:-2], diagnostics
+    return out[lead:-len(closers)], diagnostics
 
 
-def _nothing_guessed_before(text: str, section: Section, elements: Run, first: int, start: int) -> bool:
-    """Whether, with a ``)`` missing further on, the repair of the whole file would leave everything
-    between ``(:init`` and ``start`` as it is: each ``(`` starting a line there starts one of the first
-    ``first`` elements, right of the column of ``(:init``'s line if that starts its line."""
-    opener = section.span.start
-    line = max(text.rfind("\n", 0, opener), text.rfind("\r", 0, opener)) + 1
-    column = opener - line if not text[line:opener].strip() else -1
-    starts = set(elements.window(0, first).starts())
-    for match in _LINE_START_PAREN.finditer(text, section.keyword.end, start):
+def _line_start(text: str, offset: int) -> int:
+    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
+
+
+def _column_if_first(text: str, opener: int) -> int:
+    """The column of the ``(`` at ``opener`` if it starts its line, else -1 (no line's indentation closes
+    a form that does not start its line)."""
+    line = _line_start(text, opener)
+    return opener - line if not text[line:opener].strip() else -1
+
+
+Check = tuple[int, int, set[int], int]
+"""a stretch of text, the starts of the elements of the list it lies in, and the column of the list's
+``(`` if it starts its line (else -1)"""
+
+
+def _regions_before(text: str, before: Sequence[Section], frames: Sequence[tuple[Token, Token]],
+                    elements: Run, first: int, start: int) -> list[Check] | None:
+    """What must be checked before the stretch (:func:`_nothing_guessed`); None when something there
+    could be taken for the end of a form in a way not checked here: a section other than ``:domain``,
+    ``:requirements``, ``:objects`` (and ``:init``, before the goal). The goal's ``(and``, which a line
+    could also close, is among the tokens the repair runs on (:func:`_repaired`)."""
+    checks: list[Check] = []
+    list_keyword = frames[0][1].text.lower()
+    for section in before:
+        keyword = section.keyword.text.lower()
+        if keyword == ":init" and list_keyword == ":goal":
+            inside = Run.of(section.payload)
+            end = inside.span(len(inside) - 1).end if len(inside) else section.keyword.end
+            checks.append((section.keyword.end, end, set(inside.starts()),
+                           _column_if_first(text, section.span.start)))
+        elif keyword not in BEFORE_INIT:
+            return None
+    head = frames[-1][1]
+    checks.append((head.end, start, set(elements.window(0, first).starts()),
+                   _column_if_first(text, frames[-1][0].start)))
+    return checks
+
+
+def _nothing_guessed(text: str, begin: int, end: int, starts: set[int], column: int) -> bool:
+    """Whether, with a ``)`` missing further on, the repair of the whole file would leave ``[begin, end)``
+    of a list as it is: each ``(`` starting a line there starts an element, right of ``column``."""
+    for match in _LINE_START_PAREN.finditer(text, begin, end):
         paren = match.end() - 1
         if paren not in starts or paren - match.start(1) <= column:
             return False
