@@ -564,16 +564,24 @@ def update_index(old: SymbolIndex, model: Indexed, splice: Splice) -> SymbolInde
 def _spliced(old: SymbolIndex, splice: Splice, built: list[Occurrence],
              declarations: dict[tuple[SymbolKind, str], Declaration],
              visible: dict[tuple[SymbolKind, str], Declaration], tables: _UpdateTables,
-             resolve: _Resolution | None) -> SymbolIndex:
+             resolve: _Resolution | None,
+             patch: Callable[[_Piece], _Piece | None] | None = None) -> SymbolIndex | None:
     """The new index: ``old``'s occurrences before the re-parsed stretch, ``built`` in its place, and
-    those after it moved (all of them read through ``resolve``, see :class:`_Pieces`)."""
+    those after it moved (all of them read through ``resolve``, see :class:`_Pieces`); each piece
+    passed through ``patch`` first, when given (None from it for any piece: no index)."""
     start, stop, delta = splice.start, splice.stop, splice.delta
     fresh = sorted(built, key=_start_of)
     starts = _Starts.of(old._starts)
     low, high = starts.bisect_left(start), starts.bisect_left(stop)
     pieces = _Pieces.of(old.occurrences)
-    occurrences = _Pieces([*pieces.cut(0, low), _Listed(fresh), *(
-        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))], old.path, resolve).settled()
+    kept: list[_Piece] = [*pieces.cut(0, low), _Listed(fresh), *(
+        piece.moved(delta, stop) for piece in pieces.cut(high, len(pieces)))]
+    if patch is not None:
+        patched = [patch(piece) for piece in kept]
+        if any(piece is None for piece in patched):
+            return None
+        kept = [piece for piece in patched if piece is not None]
+    occurrences = _Pieces(kept, old.path, resolve).settled()
     fresh_starts = list(map(_start_of, fresh))
     new_starts = _Starts([*starts.cut(0, low), (fresh_starts, 0, len(fresh_starts), 0), *(
         (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
@@ -592,7 +600,7 @@ def _update_object_run(old: SymbolIndex, splice: Splice, tables: _UpdateTables) 
     and patched where they lie (:func:`_resolved`). Anything else (declarations after the stretch, a
     name whose first declaration goes while a later one stays, preferences) is left to
     :func:`_update_declarations`, which moves declarations and re-resolves every name."""
-    start, stop, delta = splice.start, splice.stop, splice.delta
+    start, stop = splice.start, splice.stop
     path, own, visible = old.path, old.declarations, old.visible
     repeats = old._object_repeats
     if repeats is None or tables.preferences or tables.last_declaration_end > stop:
@@ -647,21 +655,13 @@ def _update_object_run(old: SymbolIndex, splice: Splice, tables: _UpdateTables) 
                 del objects[key]
             else:
                 objects[key] = now
-    kept = [*pieces.cut(0, low), _Listed(fresh), *(piece.moved(delta, stop)
-                                                    for piece in pieces.cut(high, len(pieces)))]
     recoloured: list[Occurrence] = []
-    if resolved:
-        patched = [piece.resolved(resolved, recoloured) for piece in kept]
-        if any(piece is None for piece in patched):
-            return None
-        kept = [piece for piece in patched if piece is not None]
-    occurrences = _Pieces(kept, path).settled()
-    fresh_starts = list(map(_start_of, fresh))
-    new_starts = _Starts([*starts.cut(0, low), (fresh_starts, 0, len(fresh_starts), 0), *(
-        (base, lo, hi, moved + delta) for base, lo, hi, moved in starts.cut(high, len(starts)))])
-    index = SymbolIndex(path, occurrences, new_own, new_visible, new_starts)
-    index._update = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects,
-                                  tables.constants, tables.partners, tables.changed | frozenset(resolved))
+    new_tables = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects,
+                               tables.constants, tables.partners, tables.changed | frozenset(resolved))
+    index = _spliced(old, splice, fresh, new_own, new_visible, new_tables, None,
+                     (lambda piece: piece.resolved(resolved, recoloured)) if resolved else None)
+    if index is None:
+        return None
     index._object_repeats = repeats
     if not recoloured:
         index.kinds_kept_from = (own, visible)
@@ -754,7 +754,8 @@ def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables
     last = next(reversed(declarations.values())).span.end if declarations else -1
     new_tables = _UpdateTables(last, False, objects, tables.constants, tables.partners, frozenset(changed))
     index = _spliced(old, splice, builder.out, declarations, visible, new_tables, resolve)
-    index._object_repeats = {}  # no name is declared twice (see above)
+    if index is not None:  # always: nothing is patched here
+        index._object_repeats = {}  # no name is declared twice (see above)
     return index
 
 

@@ -239,9 +239,9 @@ def _within_list(old_text: str, new_text: str, old: PddlParse, outline: Outline,
     section = Section(fresh.keyword, payload, fresh.span)
     spliced = (*sections[:index], section, *_moved_sections(sections[index + 1:], delta, outline.problem))
     new_outline = Outline(outline.head, spliced, close, outline.problem)
-    # objects declare: whoever follows the splice must know (the symbol index re-resolves names)
-    listed = keyword
-    return _finish(old, new_outline, [*notes, *repairs], Splice(start, stop, delta, listed, new_elements))
+    # the list is named: objects declare, and whoever follows the splice must know (the symbol index
+    # re-resolves names)
+    return _finish(old, new_outline, [*notes, *repairs], Splice(start, stop, delta, keyword, new_elements))
 
 
 def _delimits(text: str, at: int) -> bool:

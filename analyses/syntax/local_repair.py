@@ -1,4 +1,5 @@
-"""The parenthesis repair of a fact left open in ``:init``, made on the edited facts alone.
+"""The parenthesis repair of a fact left open in a list (``:init``, the goal's ``(and ...)``), made on
+the edited elements alone.
 
 Typing a fact in an editor that does not close brackets leaves its ``(`` open at every keystroke until
 the ``)``. The repair (``parens.py``) then decides where the missing ``)`` goes by the indentation of
@@ -6,15 +7,17 @@ the following lines, over the whole file: a line whose ``(`` starts at or left o
 open form's line closes that form. For a 1 MB problem that is a full lex and parse at every key,
 ~0.4 s. Yet in the usual layout (one fact per line, indented under ``(:init``) the decision is local:
 the next fact's line closes the open one. This module makes that decision on the edited stretch and
-the facts after it, by running the repair itself on a token list that stands for the whole file:
-``(define``, ``(:init`` (with what decides whether each starts its line), the stretch, then the ``)``
-of ``:init`` and of ``define``. It is taken only when it is exactly what the repair of the whole file
-decides (``incremental.py`` uses it, and ``tests/test_incremental_parse.py`` compares with full parses):
+the elements after it, by running the repair itself on a token list that stands for the whole file:
+``(define``, the forms around the list (``(:init``, or ``(:goal`` and ``(and``, with what decides
+whether each starts its line), the stretch, then their ``)`` and that of ``define``. It is taken only
+when it is exactly what the repair of the whole file decides (``incremental.py`` uses it, and
+``tests/test_incremental_parse.py`` compares with full parses):
 
 * the rest of the file is balanced, so the number of ``)`` missing is the stretch's own;
 * nothing before the stretch could have been taken for the end of a form while a ``)`` was missing:
-  every ``(`` that starts a line between ``(:init`` and the stretch starts a fact, right of the column
-  of ``(:init``'s line (``parens._inert`` asks the same of a run of facts);
+  every ``(`` that starts a line in the list before the stretch (and in ``:init``, before the goal)
+  starts one of its elements, right of the column of the list's line (``parens.line_starts_inert``,
+  which the repair asks of a run of facts too);
 * within the stretch, the missing ``)`` are all placed, and nowhere else: after it the count is even
   again and no rule applies.
 """
@@ -24,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from plansight.analyses.diagnostics.diagnostic import Diagnostic
+from plansight.analyses.diagnostics.spans import line_start_at
 from plansight.analyses.syntax.build_model import Section
 from plansight.analyses.syntax.lexer import BAD, COLON_WORD, LPAR, RPAR, WORD, Token, lex_pddl
-from plansight.analyses.syntax.parens import _LINE_START_PAREN, balance
+from plansight.analyses.syntax.parens import balance, line_starts_inert
 from plansight.analyses.syntax.runs import Run
 
 REPAIR_CODES = frozenset({"unclosed-paren", "unexpected-close-paren"})
@@ -51,7 +55,7 @@ def repaired_facts(text: str, before: Sequence[Section], frames: Sequence[tuple[
     ``(:goal`` and ``(and``), ``closers`` where their ``)`` are, innermost first, and ``before`` the
     sections before the list's."""
     checks = _regions_before(text, before, frames, elements, first, start)
-    if checks is None or not all(_nothing_guessed(text, *check) for check in checks):
+    if checks is None or not all(line_starts_inert(text, *check) for check in checks):
         return None
     count = len(elements)
     for extra in range(1, MORE_FACTS + 1):
@@ -81,8 +85,8 @@ def _repaired(text: str, frames: Sequence[tuple[Token, Token]], elements: Run, f
     # their lines: the end of the token before each
     standing = [Token(LPAR, "(", 0, 0), Token(WORD, "define", 0, 0)]
     for opener, head in frames:
-        line = _line_start(text, opener.start)
-        before = line if not text[line:opener.start].strip() else opener.start
+        column = _column_if_first(text, opener.start)
+        before = opener.start - column if column >= 0 else opener.start  # its line's start, if it is first
         standing += [Token(WORD, "", before, before), opener, head]
     before_stretch = elements.span(first - 1).end if first > 0 else frames[-1][1].end
     standing.append(Token(WORD, "", before_stretch, before_stretch))
@@ -100,14 +104,10 @@ def _repaired(text: str, frames: Sequence[tuple[Token, Token]], elements: Run, f
     return out[lead:-len(closers)], diagnostics
 
 
-def _line_start(text: str, offset: int) -> int:
-    return max(text.rfind("\n", 0, offset), text.rfind("\r", 0, offset)) + 1
-
-
 def _column_if_first(text: str, opener: int) -> int:
     """The column of the ``(`` at ``opener`` if it starts its line, else -1 (no line's indentation closes
     a form that does not start its line)."""
-    line = _line_start(text, opener)
+    line = line_start_at(text, opener)
     return opener - line if not text[line:opener].strip() else -1
 
 
@@ -118,7 +118,7 @@ Check = tuple[int, int, set[int], int]
 
 def _regions_before(text: str, before: Sequence[Section], frames: Sequence[tuple[Token, Token]],
                     elements: Run, first: int, start: int) -> list[Check] | None:
-    """What must be checked before the stretch (:func:`_nothing_guessed`); None when something there
+    """What must be checked before the stretch (``parens.line_starts_inert``); None when something there
     could be taken for the end of a form in a way not checked here: a section other than ``:domain``,
     ``:requirements``, ``:objects`` (and ``:init``, before the goal). The goal's ``(and``, which a line
     could also close, is among the tokens the repair runs on (:func:`_repaired`)."""
@@ -138,12 +138,3 @@ def _regions_before(text: str, before: Sequence[Section], frames: Sequence[tuple
                    _column_if_first(text, frames[-1][0].start)))
     return checks
 
-
-def _nothing_guessed(text: str, begin: int, end: int, starts: set[int], column: int) -> bool:
-    """Whether, with a ``)`` missing further on, the repair of the whole file would leave ``[begin, end)``
-    of a list as it is: each ``(`` starting a line there starts an element, right of ``column``."""
-    for match in _LINE_START_PAREN.finditer(text, begin, end):
-        paren = match.end() - 1
-        if paren not in starts or paren - match.start(1) <= column:
-            return False
-    return True

@@ -215,10 +215,18 @@ def _inert(run: Token, index: int, tokens: list[Token], stack: list[_Opener], bu
     if first and run_first and run_column <= column:
         return False
     items: tuple[Any, ...] = run.value  # type: ignore[assignment]
-    starts = {item.span.start for item in items}
-    for m in _LINE_START_PAREN.finditer(text, run.start, run.end):
+    return line_starts_inert(text, run.start, run.end, {item.span.start for item in items},
+                             column if first else -1)
+
+
+def line_starts_inert(text: str, begin: int, end: int, starts: set[int], column: int) -> bool:
+    """Whether, with a ``)`` missing, :func:`balance` would guess nothing at the lines that start with a
+    ``(`` in ``[begin, end)`` of a list: each such ``(`` starts one of the list's items (``starts``), right
+    of ``column``, the column of the list's ``(`` when that starts its line (-1 when it does not: no
+    line's indentation closes such a list)."""
+    for m in _LINE_START_PAREN.finditer(text, begin, end):
         paren = m.end() - 1
-        if paren not in starts or (first and paren - m.start(1) <= column):
+        if paren not in starts or paren - m.start(1) <= column:
             return False
     return True
 
