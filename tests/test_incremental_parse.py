@@ -233,18 +233,31 @@ def typed_open_facts(draw: st.DrawFn) -> tuple[str, list[str]]:
         between = [m.end() for m in re.finditer(r"\) ", text[:goal]) if m.end() > init]
         at = draw(st.sampled_from([at + 1, *between]))
         prefix = draw(st.sampled_from(["", " "]))
-    text_now = text
-    versions = []
     keys = [prefix + "(", *draw(st.sampled_from(["clear b", "on c a", "on-table a", "x"]))]
     keys += draw(st.lists(st.sampled_from(["\b", "z", " ", "; c\n", "; c", ")", " (p)"]), max_size=3))
+    return text, _typed(text, at, keys)
+
+
+def _typed(text: str, at: int, keys: list[str]) -> list[str]:
+    """The versions of ``text`` as ``keys`` are typed at ``at``, one per key (``\b`` deletes the
+    character before the cursor, unless that ends a line)."""
+    versions = []
     for key in keys:
         if key == "\b":
-            if text_now[at - 1:at] not in ("", "\n"):
-                text_now, at = text_now[:at - 1] + text_now[at:], at - 1
+            if text[at - 1:at] not in ("", "\n"):
+                text, at = text[:at - 1] + text[at:], at - 1
         else:
-            text_now, at = text_now[:at] + key + text_now[at:], at + len(key)
-        versions.append(text_now)
-    return text, versions
+            text, at = text[:at] + key + text[at:], at + len(key)
+        versions.append(text)
+    return versions
+
+
+def _each_parses_as_a_full_parse_would(text: str, versions: list[str], lazy: bool) -> None:
+    """Every version, parsed from the one before, equals a full parse of its text."""
+    current = parse_document("problem.pddl", text)
+    for version in versions:
+        current = reparse_document(current, "problem.pddl", version, lazy=lazy)
+        assert_same(current, parse_document("problem.pddl", version))
 
 
 @settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -254,11 +267,7 @@ def test_typing_a_fact_without_its_closing_paren_parses_as_a_full_parse_would(
     """Each key, parsed from the version before, gives the model and the diagnostics (the repair's
     guess of where the `)` goes among them) of a full parse; the repair is made on the typed facts
     alone only where the whole file's would decide the same (``local_repair.py``)."""
-    text, versions = case
-    current = parse_document("problem.pddl", text)
-    for version in versions:
-        current = reparse_document(current, "problem.pddl", version, lazy=lazy)
-        assert_same(current, parse_document("problem.pddl", version))
+    _each_parses_as_a_full_parse_would(*case, lazy)
 
 
 GOAL_LAYOUTS = ["  (:goal (and\n{atoms}))", "  (:goal\n    (and\n{atoms}))", "  (:goal (and {atoms}))",
@@ -282,28 +291,16 @@ def typed_open_goal_atoms(draw: st.DrawFn) -> tuple[str, list[str]]:
     goal = text.index("(:goal")
     line_ends = [m.start() for m in re.finditer("\n", text) if goal < m.start() < len(text) - 3]
     at = draw(st.sampled_from(line_ends)) if line_ends else text.index("(and", goal) + 4
-    text_now, versions = text, []
     keys = ["\n" + draw(st.sampled_from(INDENTS)) + "(", *draw(st.sampled_from(["clear b", "on c a"]))]
     keys += draw(st.lists(st.sampled_from(["\b", "z", " ", ")"]), max_size=2))
-    for key in keys:
-        if key == "\b":
-            if text_now[at - 1:at] not in ("", "\n"):
-                text_now, at = text_now[:at - 1] + text_now[at:], at - 1
-        else:
-            text_now, at = text_now[:at] + key + text_now[at:], at + len(key)
-        versions.append(text_now)
-    return text, versions
+    return text, _typed(text, at, keys)
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(typed_open_goal_atoms(), st.booleans())
 def test_typing_a_goal_atom_without_its_closing_paren_parses_as_a_full_parse_would(
         case: tuple[str, list[str]], lazy: bool) -> None:
-    text, versions = case
-    current = parse_document("problem.pddl", text)
-    for version in versions:
-        current = reparse_document(current, "problem.pddl", version, lazy=lazy)
-        assert_same(current, parse_document("problem.pddl", version))
+    _each_parses_as_a_full_parse_would(*case, lazy)
 
 
 def test_a_fact_typed_on_its_own_line_is_repaired_incrementally_at_every_key(
