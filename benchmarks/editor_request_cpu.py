@@ -251,7 +251,9 @@ def main() -> int:
     rows.update(formatting_after_edits(text, edits, repeat))
     rows.update(lazy_readers(text, parsed, edits["fact inserted at the start of :init"], repeat))
     if update_document is not None:
-        rows.update(tokens_along_the_chain(text, parsed, index, state, edits, repeat))
+        rows.update(tokens_along_the_chain(text, parsed, index, state, {
+            **edits, "object typed at the start of :objects": text[:objects] + "x0 " + text[objects:]},
+            repeat))
     for name, value in rows.items():
         print(f"{name:<80}{value:>10.1f}")
     if args.json:

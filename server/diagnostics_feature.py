@@ -382,7 +382,12 @@ class DiagnosticsFeature(ServerFeature):
         future.add_done_callback(self._in_flight.discard)
 
     def _warm(self, request: AnalysisRequest) -> None:
-        """The worker-thread job that builds a published version's index (``warm_version``)."""
+        """The worker-thread job that builds a published version's index (``warm_version``), unless the
+        version was edited while the job waited for the worker: its index was retired with it, and
+        building it again (~300 ms for a 1 MB problem) would only hold up the newer version's requests."""
+        current = self._store.open.get(request.uri)
+        if current is None or current.version != request.version or current.text is not request.text:
+            return
         with self._gc.analysing(len(request.text)):
             warm_version(request, self._caches)
 

@@ -72,9 +72,17 @@ class IndexChain:
         that parse's index is updated from ``index`` at once and becomes the base instead; had the chain
         waited for the next parse, it would have found no base and stayed broken for as long as each
         build ends after the next keystroke's parse. An index of an older text still (a request that
-        was computing for a version two edits back) is not kept: no parse starts from it."""
+        was computing for a version two edits back) is not kept: no parse starts from it. Nor is one
+        whose newer parse the chain has indexed already: requests share that index, and the semantic
+        tokens that followed it know its declarations (updating the chain again from a second index of
+        the same declarations would make the next version's tokens recolour the whole document)."""
         with self._lock:
             parsed = latest(key[0])
+            current = self._bases.get(path_key(key[0]))
+            if parsed is not None and current is not None and current[0][0] == key[0] and same_text(
+                    current[0][1], parsed.text) and current[0][2:] == key[2:] and not same_text(
+                    parsed.text, key[1]):
+                return
             if parsed is not None and not same_text(parsed.text, key[1]):
                 derived = parsed.derived
                 if derived is None or not same_text(derived.previous_text, key[1]):

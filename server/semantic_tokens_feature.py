@@ -42,6 +42,7 @@ from plansight.server.context import DocumentContext, in_context
 from plansight.server.convert import encoding_name
 from plansight.server.documents import path_key
 from plansight.server.feature_contract import ServerFeature
+from plansight.server.index_chain import same_text
 from plansight.server.symbol_lookup import index_of
 
 if TYPE_CHECKING:
@@ -125,7 +126,10 @@ class SemanticTokensFeature(ServerFeature):
             answer = self._answers.get(uri) if uri is not None else None
             if uri is None or answer is None:
                 return
-            followed = self._followed.pop(uri, None)
+            followed = self._followed.get(uri)
+            if followed is not None and same_text(followed.tokens.text, parsed.text):
+                return  # the same text parsed again (its parse was retired): the tokens are of it already
+            self._followed.pop(uri, None)
             bases = [followed.tokens] if followed is not None else []
             bases.append(answer.tokens)
             wanted = derived.previous_text

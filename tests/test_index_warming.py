@@ -341,6 +341,28 @@ def test_a_request_two_versions_late_does_not_turn_the_chain_back(builds: list[s
     assert base is not None and base[0][1] == texts[2]
 
 
+def test_a_late_build_of_the_previous_version_leaves_the_chains_index_of_the_latest(
+        builds: list[str]) -> None:
+    """A request still computing for the previous version (its index retired with the edit) builds
+    that index again: the latest parse was indexed already, and that index stays the one the chain goes
+    on from and requests share (updating the chain again from the late build would give the next
+    version an index whose declarations the semantic tokens never saw, and recolour the document)."""
+    caches = ServerCaches()
+    older = PROBLEM.replace("(clear a)", "(clear a) (clear b)")
+    newer = older.replace("(clear b)", "(clear b) (on-table a)", 1)
+    parsed = caches.parses.parse("/w/p.pddl", older)
+    _indexed_now(_request(older), caches)
+    caches.parses.parse("/w/p.pddl", newer)
+    base = caches.index_base("/w/p.pddl")
+    assert base is not None and base[0][1] == newer
+    caches.retire("/w/p.pddl", newer)
+    index_of_document(caches, parsed, caches.parses.parse("/w/domain.pddl", DOMAIN), None)  # late
+    assert builds == ["/w/p.pddl", "updated /w/p.pddl", "/w/p.pddl"]
+    kept = caches.index_base("/w/p.pddl")
+    assert kept is not None and kept[1] is base[1]
+    assert _indexed_now(_request(newer), caches) is base[1]
+
+
 def _indexed_then_edited(objects: str) -> tuple[ServerCaches, str]:
     """The problem analysed and indexed, then its object list edited to ``objects`` and analysed."""
     caches = ServerCaches()

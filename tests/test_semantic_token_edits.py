@@ -331,7 +331,7 @@ def test_typing_a_fact_is_followed_keystroke_by_keystroke() -> None:
     version = Version(parsed, indexed(parsed, domain, None))
     tokens: EncodedTokens | None = encode_document(text, version.index)
     at = text.index("    (on b100 ")
-    for typed in ["()", "c", "l", "e", "a", "r", " ", "b", "7"]:
+    for typed in ["()", "c", "l", "e", "a", "r", " ", "q", "7"]:
         text = text[:at] + typed + text[at:]
         at += 1
         version = next_version(version, text, domain)
@@ -339,7 +339,8 @@ def test_typing_a_fact_is_followed_keystroke_by_keystroke() -> None:
         tokens = advance(tokens, text, version.index, version.parsed.derived)
         assert tokens is not None, typed  # followed at every keystroke: no recolouring of the document
         assert tokens.data == fresh(text, domain, "utf-16")
-    declared = text.replace("(:objects b0", "(:objects c9 b0")
+    # declaring the unknown name the fact uses turns that use into an object: the document is recoloured
+    declared = text.replace("(:objects b0", "(:objects q7 b0")
     version = next_version(version, declared, domain)
     assert advance(tokens, declared, version.index, version.parsed.derived) is None
 
@@ -370,17 +371,50 @@ def test_typing_a_new_object_at_the_end_of_the_list_is_followed_until_a_use_chan
     assert uses == ["variable", "variable"]  # declared, and the fact's use is an object now
 
 
+def test_typing_a_new_object_at_the_start_of_the_list_is_followed_until_a_use_changes_colour() -> None:
+    """The same at the start of the list, where every declaration after the name moves: while the
+    typed name is named nowhere else, no other token changes colour and the tokens follow the edit;
+    the key that declares `b7x`, which a fact uses, recolours that use."""
+    text = long_problem(200).replace("(on b7 b8)", "(on b7x b8)")
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    tokens: EncodedTokens | None = encode_document(text, version.index)
+    at = text.index("(:objects") + len("(:objects ")
+    text = text[:at] + " " + text[at:]  # a space typed before the first object, the cursor left before it
+    version = next_version(version, text, domain)
+    tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
+    followed = []
+    for typed in ["c", "1", "\b", "\b", "b", "7", "x"]:
+        if typed == "\b":
+            text, at = text[:at - 1] + text[at:], at - 1
+        else:
+            text, at = text[:at] + typed + text[at:], at + 1
+        version = next_version(version, text, domain)
+        assert tokens is not None
+        followed.append(advance(tokens, text, version.index, version.parsed.derived) is not None)
+        tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
+        assert tokens.data == fresh(text, domain, "utf-16")
+    # "b7" names an object declared further on (a name declared twice is left to a full build of the
+    # index); "b7x" declares what the fact uses
+    assert followed == [True] * 5 + [False, False], followed
+    uses = [TOKEN_TYPES[kind] for (s, e, kind, _) in tokens.arrays().tuples() if text[s:e] == "b7x"]
+    assert uses == ["variable", "variable"]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from([" b3", " c1", "x", "\b", " b7x", " b2"]), min_size=1, max_size=10),
-       st.sampled_from(["utf-16", "utf-8"]))
+@given(st.lists(st.sampled_from([" b3", " c1", "x", "\b", " b7x", " b2", "c2 "]), min_size=1, max_size=10),
+       st.sampled_from(["utf-16", "utf-8"]), st.sampled_from(["end", "start", "middle"]))
 def test_tokens_followed_through_edits_of_the_object_list_are_fresh_computations(
-        typed: list[str], encoding: str) -> None:
+        typed: list[str], encoding: str, where: str) -> None:
     text = long_problem(30).replace("(on b7 b8)", "(on b7x b8)")
     domain = parse_document("d.pddl", LONG_DOMAIN)
     parsed = parse_document("p.pddl", text)
     version = Version(parsed, indexed(parsed, domain, None))
     followed: EncodedTokens | None = encode_document(text, version.index, encoding)
-    at = text.index(")", text.index("(:objects"))
+    at = {"end": text.index(")", text.index("(:objects")),
+          "start": text.index("(:objects") + len("(:objects "),
+          "middle": text.index(" b15 ", text.index("(:objects"))}[where]
     for piece in typed:
         if piece == "\b":
             text, at = text[:at - 1] + text[at:], at - 1

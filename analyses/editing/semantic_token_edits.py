@@ -167,12 +167,13 @@ def _names_kept_outside(previous: EncodedTokens, text: str, index: SymbolIndex |
         return None
     splice = derived.splice
     declarations, visible = previous.tables
-    if splice.list == ":objects":
+    kept_from = index.kinds_kept_from
+    if kept_from is not None and kept_from[0] is declarations and kept_from[1] is visible:
+        pass  # an edit of the object list after which no name outside it changed its kind
+    elif splice.list == ":objects":
         # object names declared or undeclared: only when the update of the index found that no name
         # outside the edit changed its kind (nothing named the new object yet) do the others keep theirs
-        kept_from = index.kinds_kept_from
-        if kept_from is None or kept_from[0] is not declarations or kept_from[1] is not visible:
-            return None
+        return None
     elif splice.list is None and splice.elements:
         return None  # sections parsed again: they may declare
     elif index.declarations is not declarations or index.visible is not visible:
