@@ -85,6 +85,13 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
         return edit
 
     first_goal = text.index("(", goal_start)
+    first_object = text.index("(:objects") + len("(:objects ")
+
+    def object_at_start(current: str, i: int) -> str:
+        # new objects' names typed before the first one, a key at a time (`n0 n1 ...`): every key moves all
+        # the declarations after it
+        keys = "".join(f"n{n} " for n in range(i + 1))
+        return current[:first_object + i] + keys[i] + current[first_object + i:]
 
     assert goal > init
     return {"a fact inserted at the start of `:init`": fact_at_start,
@@ -95,7 +102,8 @@ def edits(text: str) -> dict[str, Callable[[str, int], str]]:
             "a fact inserted in the middle of `:init`": fact_in_middle,
             "a goal atom inserted at the start of `:goal`": goal_at_start,
             "a goal atom inserted at the end of `:goal`": goal_at_end,
-            "a space appended after the last `)`": lambda current, i: current + " "}
+            "a space appended after the last `)`": lambda current, i: current + " ",
+            "an object typed at the start of `:objects`": object_at_start}
 
 
 def request(folder: Path, path: Path, text: str, version: int) -> AnalysisRequest:

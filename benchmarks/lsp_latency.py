@@ -7,9 +7,10 @@ into :init, sent as an incremental change the way an editor sends them) and wait
 for diagnostics of exactly that version. With ``--typing`` each edit is one keystroke instead, typing
 facts character by character the way VS Code sends them (``keystrokes``). Reports the open time and
 p50/p95/max per problem size, and the server process's CPU time (user + system, from ``/proc``) per
-edit, which the machine's load moves far less than the wall clock.
+edit, which the machine's load moves far less than the wall clock. With ``--objects`` the keystrokes
+type new object names at the start of ``:objects`` instead, each of which moves every declaration.
 
-    python benchmarks/lsp_latency.py [--edits 50] [--typing [--no-bracket-closing]] [--json OUT]
+    python benchmarks/lsp_latency.py [--edits 50] [--typing [--no-bracket-closing] | --objects] [--json OUT]
 """
 
 from __future__ import annotations
@@ -87,8 +88,22 @@ def keystrokes_unclosed(count: int) -> list[tuple[int, int, str]]:
     return changes[:count]
 
 
+def keystrokes_objects(count: int) -> list[tuple[int, str]]:
+    """``count`` keystrokes typing new object names ``nN`` at the start of ``:objects``, before the
+    first object, each followed by a space: every key moves all the declarations after it. (column,
+    text) per change."""
+    changes: list[tuple[int, str]] = []
+    column, n = len("  (:objects "), 0
+    while len(changes) < count:
+        for key in f"n{n} ":
+            changes.append((column, key))
+            column += 1
+        n += 1
+    return changes[:count]
+
+
 async def measure(size: int, edits: int, folder: Path, typing: bool = False,
-                  closing: bool = True) -> dict[str, float]:
+                  closing: bool = True, objects: bool = False) -> dict[str, float]:
     domain = folder / "domain.pddl"
     domain.write_text(BLOCKSWORLD)
     problem = folder / f"problem-{size}.pddl"
@@ -122,7 +137,9 @@ async def measure(size: int, edits: int, folder: Path, typing: bool = False,
     assert server is not None
     cpu_before = _cpu_seconds(server.pid)
     init_line = text.splitlines().index("  (:init")
-    keys = ([(init_line + after, column, key) for after, column, key in keystrokes_unclosed(edits)]
+    objects_line = next(n for n, line in enumerate(text.splitlines()) if line.startswith("  (:objects "))
+    keys = ([(objects_line, column, key) for column, key in keystrokes_objects(edits)] if objects else
+            [(init_line + after, column, key) for after, column, key in keystrokes_unclosed(edits)]
             if typing and not closing else
             [(init_line + 1, column, key) for column, key in keystrokes(edits)] if typing else
             [(init_line + 1, 4, f"(clear b{i % 50}) ") for i in range(edits)])
@@ -172,11 +189,12 @@ def _cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
-async def main_async(edits: int, typing: bool, closing: bool = True) -> dict[str, dict[str, float]]:
+async def main_async(edits: int, typing: bool, closing: bool = True,
+                     objects: bool = False) -> dict[str, dict[str, float]]:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, size in (("2 KB problem", 2_000), ("1 MB problem", 1_000_000)):
-            results[label] = await measure(size, edits, Path(tmp), typing, closing)
+            results[label] = await measure(size, edits, Path(tmp), typing, closing, objects)
     return results
 
 
@@ -191,8 +209,10 @@ def main() -> int:
     parser.add_argument("--no-bracket-closing", action="store_true",
                         help="with --typing: each fact on a new line, its `(` typed alone and its `)` last, "
                              "as an editor that does not close brackets sends them")
+    parser.add_argument("--objects", action="store_true",
+                        help="one keystroke per edit, typing new object names at the start of :objects")
     args = parser.parse_args()
-    results = asyncio.run(main_async(args.edits, args.typing, not args.no_bracket_closing))
+    results = asyncio.run(main_async(args.edits, args.typing, not args.no_bracket_closing, args.objects))
     print(f"{'workload':<16}{'bytes':>10}{'start ms':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}"
           f"{'max ms':>10}{'cpu/edit':>10}")
     for label, row in results.items():

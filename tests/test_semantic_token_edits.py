@@ -6,13 +6,16 @@ from __future__ import annotations
 
 import random
 import re
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
+from unittest import mock
 
 from corpus import EXAMPLES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from plansight.analyses.editing import semantic_token_edits
 from plansight.analyses.editing.semantic_token_edits import (
     ArrayEdit,
     EncodedTokens,
@@ -189,10 +192,24 @@ def first_version(pair: tuple[Path, Path]) -> tuple[ParsedDocument, str, Version
     return domain, text, Version(parsed, indexed(parsed, domain, None))
 
 
+def every_line_long(narrowed: bool) -> AbstractContextManager[object]:
+    """With ``narrowed``, every line counts as long, so that each update following an edit scans only
+    the words around it (what it does on a generated problem's one-line object list) and is checked
+    against a fresh computation like the others."""
+    limit = 0 if narrowed else semantic_token_edits.LONG_LINE
+    return mock.patch.object(semantic_token_edits, "LONG_LINE", limit)
+
+
 @settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.sampled_from(PAIRS), st.sampled_from(["utf-16", "utf-8", "utf-32"]), st.integers(0, 2**32))
+@given(st.sampled_from(PAIRS), st.sampled_from(["utf-16", "utf-8", "utf-32"]), st.integers(0, 2**32),
+       st.booleans())
 def test_updates_along_the_servers_parse_and_index_chain_are_fresh_computations(
-        pair: tuple[Path, Path], encoding: str, seed: int) -> None:
+        pair: tuple[Path, Path], encoding: str, seed: int, narrowed: bool) -> None:
+    with every_line_long(narrowed):
+        chain_of_random_edits(pair, encoding, seed)
+
+
+def chain_of_random_edits(pair: tuple[Path, Path], encoding: str, seed: int) -> None:
     rng = random.Random(seed)
     domain, text, version = first_version(pair)
     state = encode_document(text, version.index, encoding)
@@ -403,10 +420,16 @@ def test_typing_a_new_object_at_the_start_of_the_list_is_followed_until_a_use_ch
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.lists(st.sampled_from([" b3", " c1", "x", "\b", " b7x", " b2", "c2 "]), min_size=1, max_size=10),
-       st.sampled_from(["utf-16", "utf-8"]), st.sampled_from(["end", "start", "middle"]))
+@given(st.lists(st.sampled_from([" b3", " c1", "x", "\b", " b7x", " b2", "c2 ", "é", "(", ";"]),
+                min_size=1, max_size=10),
+       st.sampled_from(["utf-16", "utf-8"]), st.sampled_from(["end", "start", "middle"]), st.booleans())
 def test_tokens_followed_through_edits_of_the_object_list_are_fresh_computations(
-        typed: list[str], encoding: str, where: str) -> None:
+        typed: list[str], encoding: str, where: str, narrowed: bool) -> None:
+    with every_line_long(narrowed):
+        type_into_the_object_list(typed, encoding, where)
+
+
+def type_into_the_object_list(typed: list[str], encoding: str, where: str) -> None:
     text = long_problem(30).replace("(on b7 b8)", "(on b7x b8)")
     domain = parse_document("d.pddl", LONG_DOMAIN)
     parsed = parse_document("p.pddl", text)
@@ -426,3 +449,26 @@ def test_tokens_followed_through_edits_of_the_object_list_are_fresh_computations
         if followed is None:
             followed = encode_document(text, version.index, encoding)
         assert followed.data == fresh(text, domain, encoding), text
+
+
+def test_edits_of_comments_and_keywords_on_long_lines_are_followed_exactly() -> None:
+    """Every line counted as long: a number typed in a comment after a fact stays part of the comment,
+    and a blank typed between a `(` and its keyword leaves the keyword coloured, as a fresh computation
+    has them; the tokens still follow each of these edits (none recolours the document)."""
+    text = long_problem(12).replace(
+        "  (:init\n", "  (:init (on b1 b2) ; 3 :note (and x)\n").replace(
+        "(:goal (and (on b1 b0)", "(:goal (and ( not (on b1 b0))")
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    tokens: EncodedTokens | None = encode_document(text, version.index)
+    comment = text.index(":note") + len(":note")
+    keyword = text.index("( not") + 1
+    with every_line_long(True):
+        for at, typed in ((comment, " 7"), (keyword, " ")):
+            text = text[:at] + typed + text[at:]
+            version = next_version(version, text, domain)
+            assert tokens is not None
+            tokens = advance(tokens, text, version.index, version.parsed.derived)
+            assert tokens is not None, typed
+            assert tokens.data == fresh(text, domain, "utf-16"), typed

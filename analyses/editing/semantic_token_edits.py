@@ -202,7 +202,7 @@ def _update_edited_lines(previous: EncodedTokens, text: str, index: SymbolIndex,
     prefix, _, new_end = changed_region(old_text, text)
     if start < stop:
         prefix, new_end = min(start, prefix), max(stop + delta, new_end)
-    low, high = _rescanned_lines(text, prefix, new_end)
+    low, high = _within_long_line(text, *_rescanned_lines(text, prefix, new_end), prefix, new_end)
     old = previous.tokens
     shifts = previous.shifts
     old_count = len(old.starts)
@@ -255,6 +255,32 @@ def _rescanned_lines(text: str, start: int, end: int) -> tuple[int, int]:
     while (last := _last_visible_before(text, high)) >= 0 and text[last] == "(" and high < len(text):
         high = _line_end(text, _first_visible_from(text, high))
     return low, high
+
+
+LONG_LINE = 4096
+"""a stretch of lines longer than this is narrowed to the edited words (:func:`_within_long_line`)"""
+
+def _within_long_line(text: str, low: int, high: int, start: int, end: int) -> tuple[int, int]:
+    """``[low, high)`` (the whole lines around the change ``[start, end)``) narrowed, when they are
+    long, to the blanks around the change: a generated problem writes its 25,000 objects on one line,
+    and a name typed among them would otherwise scan and encode all of them again at every keystroke.
+
+    Narrowed only where no token can reach across the new bounds: no ``;`` on those lines (a comment
+    runs to the end of its line), a blank at each bound (names, keywords and numbers contain none),
+    and no ``(`` as the last character before the lower bound or the upper one (its keyword, after
+    the blanks, is scanned with it). A re-parsed stretch starts at an element's ``(``, so the change
+    given here already holds any comment or keyword it touches whole; the checks keep the narrowing
+    exact whatever the change."""
+    if high - low <= LONG_LINE or text.find(";", low, high) >= 0:
+        return low, high
+    before = max(text.rfind(" ", low, start), text.rfind("\t", low, start))
+    after = [at for at in (text.find(" ", end, high), text.find("\t", end, high)) if at >= 0]
+    if before < 0 or not after:
+        return low, high
+    stop = min(after)
+    if text[low:before].rstrip().endswith("(") or text[low:stop].rstrip().endswith("("):
+        return low, high
+    return before, stop
 
 
 # --- token columns whose offsets are moved lazily ---------------------------------------------------------
