@@ -276,6 +276,35 @@ def test_a_lazy_edit_at_the_start_of_init_is_checked_without_building_the_moved_
     assert {d.code for d in got} == {"duplicate-init-fact", "undeclared-object"}
 
 
+@pytest.mark.parametrize("typed", [False, True])
+def test_objects_typed_at_the_start_of_a_large_list_look_only_at_the_facts_naming_them(
+        monkeypatch: pytest.MonkeyPatch, typed: bool) -> None:
+    """A new object's name typed key by key before the first of 20,000 objects: on the way it renames
+    that object (`nb0`, `n0b0`), so the facts and goal atoms naming `b0` turn unknown and back. Each
+    version looks at the atoms naming a declared or undeclared name only (the object table follows the
+    edit instead of being built from every object), and says what a check from scratch says."""
+    domain = DOMAINS[0]
+    text = _large(20_000) if typed else _large(20_000).replace(" - block", "")
+    parsed = parse_document("p.pddl", text)
+    checker = ProblemChecker()
+    checker.check(parsed.problem, domain)  # type: ignore[arg-type]
+    looked_at = _looked_at(monkeypatch)
+    at = text.index("(:objects ") + len("(:objects ")
+    codes = []
+    for i, key in enumerate("n0 "):
+        text = text[:at + i] + key + text[at + i:]
+        parsed = reparse_document(parsed, "p.pddl", text, lazy=True)
+        problem = parsed.problem
+        assert problem is not None
+        looked_at.clear()
+        got = checker.check(problem, domain)
+        assert {n.key for a in looked_at for n in a.args} <= {"b0", "b1", "nb0", "n0b0", "n0"}, i
+        assert len(looked_at) <= 3, i
+        same(got, check_problem(parse_document("p.pddl", text).problem, domain))  # type: ignore[arg-type]
+        codes.append(sorted({d.code for d in got}))
+    assert codes == [["undeclared-object"], ["undeclared-object"], []]
+
+
 def test_a_fact_typed_without_its_closing_paren_is_checked_at_every_key() -> None:
     """The parse of each key repairs the open fact on the typed facts alone (``local_repair.py``): the
     checks of the version it gives (the repaired fact among the others) are those from scratch."""

@@ -10,7 +10,7 @@ fit it, so a correct argument costs one hash lookup.
 from __future__ import annotations
 
 import copy
-from collections.abc import Container, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from difflib import get_close_matches
 
 from plansight.analyses.diagnostics.suggest import suffix
@@ -177,12 +177,20 @@ class ObjectTable:
             if key not in seen:
                 seen.add(key)
                 self.declared[key] = obj
+        self.typed = typed
+        self.ancestry: dict[str, Ancestry] = {}
+        self._add_ancestries(self.declared.items())
+        self._suggestions: dict[str, str] = {}
+        self._budget = SUGGESTION_BUDGET
+        self._fitting: dict[Accepted, Container[str]] = {None: self.ancestry}
+
+    def _add_ancestries(self, entries: Iterable[tuple[str, TypedName]]) -> None:
         # objects of one `a b c - t` group share one TypeRef: look it up by identity first
         by_id: dict[int, Ancestry] = {}
         by_names: dict[tuple[str, ...], Ancestry] = {}
-        self.ancestry: dict[str, Ancestry] = {}
-        for key, entry in self.declared.items():
-            type_ref = entry.type if typed else None
+        vocab = self.vocab
+        for key, entry in entries:
+            type_ref = entry.type if self.typed else None
             if type_ref is None:
                 self.ancestry[key] = None
                 continue
@@ -195,9 +203,25 @@ class ObjectTable:
                     by_names[names] = ancestry_of(vocab, type_ref) if known else None
                 found = by_id[id(type_ref)] = by_names[names]
             self.ancestry[key] = found  # type: ignore[assignment]
-        self._suggestions: dict[str, str] = {}
-        self._budget = SUGGESTION_BUDGET
-        self._fitting: dict[Accepted, Container[str]] = {None: self.ancestry}
+
+    def updated(self, removed: Iterable[str], added: Sequence[TypedName]) -> ObjectTable:
+        """This table after an edit of ``:objects`` that took the objects ``removed`` out and declared
+        ``added``, each of them declared once and none a domain constant (the caller makes sure): what a
+        table built from the new list holds, made in proportion to the edit. The entries of the objects
+        the edit did not touch are the previous version's declarations, whose spans may have moved since:
+        a table only reads their spelling and type."""
+        table = copy.copy(self)
+        table.declared = dict(self.declared)
+        table.ancestry = dict(self.ancestry)
+        for key in removed:
+            del table.declared[key], table.ancestry[key]
+        entries = [(obj.name.key, obj) for obj in added]
+        table.declared.update(entries)
+        table._add_ancestries(entries)
+        table._suggestions = {}
+        table._budget = SUGGESTION_BUDGET
+        table._fitting = {None: table.ancestry}
+        return table
 
     def fresh(self) -> ObjectTable:
         """This table with its suggestions forgotten and their budget full again, sharing the lookups:
