@@ -174,6 +174,16 @@ def _agree_on_each(texts: list[str], domain: Domain | None) -> None:
         same(checker.check(parsed.problem, domain), check_problem(parsed.problem, domain))
 
 
+def test_an_object_declared_or_undeclared_changes_what_its_facts_and_goals_say() -> None:
+    """A goal literal over a static predicate is decided by `:init` only once its objects are
+    declared; a fact naming an object that goes turns unknown; both follow the object list's edits
+    (one a property test found: the goal's static bit must follow the object table too)."""
+    texts = [render([objects], ["(fixed a)", "(clear b)"], ["(on a b)", "(not (fixed a))"], True)
+             for objects in ("b - block", "a - block b - block", "a - block", "a b - block", "b - block")]
+    _agree_on_each(texts, DOMAINS[0])
+    _agree_on_each([text.replace(" - block", "") for text in texts], DOMAINS[1])
+
+
 @pytest.mark.parametrize(("domain_index", "added"), [
     (3, "(and (clear a))"),  # contingent: the atoms in `and` are facts, duplicates of the plain ones
     (3, "(oneof (clear a) (clear b))"),

@@ -246,8 +246,9 @@ class _IncrementalCheck(_ProblemCheck):
         declared or undeclared object is clean now (found by its key; the others keep their answer)."""
         renamed = self.renamed
         for index in _naming(keys, renamed):
-            if (index < start or index >= stop) and needs[index] in (CLEAN, NAMES):
-                needs[index] = CLEAN if self.clean(originals[index]) else NAMES
+            atom = originals[index]
+            if (index < start or index >= stop) and type(atom) is Atom:
+                needs[index] = CLEAN if self.clean(atom) else NAMES
 
     def _incremental_init(self, fresh: Sequence[Formula], needs: bytearray, start: int, stop: int) -> bool:
         """Whether the bookkeeping can take the new elements ``fresh`` (replacing ``[start:stop]``).
@@ -310,15 +311,17 @@ class _IncrementalCheck(_ProblemCheck):
             return
         keys, bits, positive = old.keys, old.bits, old.positive
         counts, contradicted = old.counts, old.contradicted
+        static = self.vocab is not None and bool(self.vocab.domain.actions)
         if self.renamed and self.vocab is not None:  # literals naming a declared or undeclared object
             previous_conjuncts = old.conjuncts.originals()
             for index in _naming(keys, self.renamed):
-                if start <= index < old_stop:
-                    continue
                 literal = goal_literal_of(previous_conjuncts[index])
-                if literal is not None:
-                    clean = self.clean(literal[1])
-                    bits[index] = (bits[index] & ~FORMULA) | (0 if clean else FORMULA)
+                key = keys[index]
+                if start <= index < old_stop or literal is None or key is None:
+                    continue
+                named = literal[1]
+                bits[index] = (0 if self.clean(named) else FORMULA) | (
+                    STATIC if static and self.is_static_literal(named, key) else 0)
         for key, polarity in zip(keys[start:old_stop], positive[start:old_stop], strict=True):
             if key is not None:
                 tally = counts[key]
@@ -327,7 +330,6 @@ class _IncrementalCheck(_ProblemCheck):
                     contradicted.discard(key)
                     if not tally[1 - polarity]:
                         del counts[key]
-        static = self.vocab is not None and bool(self.vocab.domain.actions)
         added_keys: list[FactKey | None] = []
         added_bits, added_positive = bytearray(), bytearray()
         for node in fresh:
