@@ -10,7 +10,8 @@ p50/p95/max per problem size, and the server process's CPU time (user + system, 
 edit, which the machine's load moves far less than the wall clock. With ``--objects`` the keystrokes
 type new object names at the start of ``:objects`` instead, each of which moves every declaration.
 
-    python benchmarks/lsp_latency.py [--edits 50] [--typing [--no-bracket-closing] | --objects] [--json OUT]
+    python benchmarks/lsp_latency.py [--edits 50] [--typing [--no-bracket-closing] | --objects] [--tokens]
+                                     [--json OUT]
 """
 
 from __future__ import annotations
@@ -103,7 +104,7 @@ def keystrokes_objects(count: int) -> list[tuple[int, str]]:
 
 
 async def measure(size: int, edits: int, folder: Path, typing: bool = False,
-                  closing: bool = True, objects: bool = False) -> dict[str, float]:
+                  closing: bool = True, objects: bool = False, tokens: bool = False) -> dict[str, float]:
     domain = folder / "domain.pddl"
     domain.write_text(BLOCKSWORLD)
     problem = folder / f"problem-{size}.pddl"
@@ -133,6 +134,9 @@ async def measure(size: int, edits: int, folder: Path, typing: bool = False,
     first_at = await asyncio.wait_for(first, 120)
     open_ms = (first_at - opened) * 1000
     start_ms = (first_at - launched) * 1000
+    if tokens:  # as VS Code does on opening: the server then follows its index and tokens along the edits
+        await asyncio.wait_for(client.text_document_semantic_tokens_full_async(
+            lsp.SemanticTokensParams(text_document=lsp.TextDocumentIdentifier(uri=uri))), 120)
     server = client._server
     assert server is not None
     cpu_before = _cpu_seconds(server.pid)
@@ -190,11 +194,11 @@ def _cpu_seconds(pid: int) -> float:
 
 
 async def main_async(edits: int, typing: bool, closing: bool = True,
-                     objects: bool = False) -> dict[str, dict[str, float]]:
+                     objects: bool = False, tokens: bool = False) -> dict[str, dict[str, float]]:
     results = {}
     with tempfile.TemporaryDirectory() as tmp:
         for label, size in (("2 KB problem", 2_000), ("1 MB problem", 1_000_000)):
-            results[label] = await measure(size, edits, Path(tmp), typing, closing, objects)
+            results[label] = await measure(size, edits, Path(tmp), typing, closing, objects, tokens)
     return results
 
 
@@ -211,8 +215,12 @@ def main() -> int:
                              "as an editor that does not close brackets sends them")
     parser.add_argument("--objects", action="store_true",
                         help="one keystroke per edit, typing new object names at the start of :objects")
+    parser.add_argument("--tokens", action="store_true",
+                        help="ask for the semantic tokens once after opening, as VS Code does: the server "
+                             "then keeps its symbol index and tokens up to date at every edit")
     args = parser.parse_args()
-    results = asyncio.run(main_async(args.edits, args.typing, not args.no_bracket_closing, args.objects))
+    results = asyncio.run(main_async(args.edits, args.typing, not args.no_bracket_closing, args.objects,
+                                     args.tokens))
     print(f"{'workload':<16}{'bytes':>10}{'start ms':>10}{'open ms':>10}{'p50 ms':>10}{'p95 ms':>10}"
           f"{'max ms':>10}{'cpu/edit':>10}")
     for label, row in results.items():

@@ -362,6 +362,24 @@ def test_typing_a_fact_is_followed_keystroke_by_keystroke() -> None:
     assert advance(tokens, declared, version.index, version.parsed.derived) is None
 
 
+def typed_key_by_key(version: Version, tokens: EncodedTokens, text: str, at: int, keys: list[str],
+                     domain: ParsedDocument) -> tuple[list[bool], str, EncodedTokens]:
+    """``keys`` typed at ``at`` one by one (``\\b``: a backspace), each version parsed and indexed as
+    the server does: whether the tokens followed each key, checked against a fresh computation every
+    time; the last text and its tokens."""
+    followed = []
+    for typed in keys:
+        if typed == "\b":
+            text, at = text[:at - 1] + text[at:], at - 1
+        else:
+            text, at = text[:at] + typed + text[at:], at + 1
+        version = next_version(version, text, domain)
+        followed.append(advance(tokens, text, version.index, version.parsed.derived) is not None)
+        tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
+        assert tokens.data == fresh(text, domain, "utf-16")
+    return followed, text, tokens
+
+
 def test_typing_a_new_object_at_the_end_of_the_list_is_followed_until_a_use_changes_colour() -> None:
     """A name typed after the last object declares it; while nothing names it the other tokens keep
     their colours and the tokens follow the edit. Once it declares a name a fact uses (`b7x`), that use
@@ -370,19 +388,10 @@ def test_typing_a_new_object_at_the_end_of_the_list_is_followed_until_a_use_chan
     domain = parse_document("d.pddl", LONG_DOMAIN)
     parsed = parse_document("p.pddl", text)
     version = Version(parsed, indexed(parsed, domain, None))
-    tokens: EncodedTokens | None = encode_document(text, version.index)
+    tokens = encode_document(text, version.index)
     at = text.index(")", text.index("(:objects"))
-    followed = []
-    for typed in [" ", "c", "1", "\b", "\b", "b", "7", "x"]:
-        if typed == "\b":
-            text, at = text[:at - 1] + text[at:], at - 1
-        else:
-            text, at = text[:at] + typed + text[at:], at + 1
-        version = next_version(version, text, domain)
-        assert tokens is not None
-        followed.append(advance(tokens, text, version.index, version.parsed.derived) is not None)
-        tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
-        assert tokens.data == fresh(text, domain, "utf-16")
+    keys = [" ", "c", "1", "\b", "\b", "b", "7", "x"]
+    followed, text, tokens = typed_key_by_key(version, tokens, text, at, keys, domain)
     assert followed == [True] * 7 + [False]
     uses = [TOKEN_TYPES[kind] for (s, e, kind, _) in tokens.arrays().tuples() if text[s:e] == "b7x"]
     assert uses == ["variable", "variable"]  # declared, and the fact's use is an object now
@@ -396,22 +405,13 @@ def test_typing_a_new_object_at_the_start_of_the_list_is_followed_until_a_use_ch
     domain = parse_document("d.pddl", LONG_DOMAIN)
     parsed = parse_document("p.pddl", text)
     version = Version(parsed, indexed(parsed, domain, None))
-    tokens: EncodedTokens | None = encode_document(text, version.index)
+    tokens = encode_document(text, version.index)
     at = text.index("(:objects") + len("(:objects ")
     text = text[:at] + " " + text[at:]  # a space typed before the first object, the cursor left before it
     version = next_version(version, text, domain)
     tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
-    followed = []
-    for typed in ["c", "1", "\b", "\b", "b", "7", "x"]:
-        if typed == "\b":
-            text, at = text[:at - 1] + text[at:], at - 1
-        else:
-            text, at = text[:at] + typed + text[at:], at + 1
-        version = next_version(version, text, domain)
-        assert tokens is not None
-        followed.append(advance(tokens, text, version.index, version.parsed.derived) is not None)
-        tokens, _ = update_document(tokens, text, version.index, "utf-16", version.parsed.derived)
-        assert tokens.data == fresh(text, domain, "utf-16")
+    keys = ["c", "1", "\b", "\b", "b", "7", "x"]
+    followed, text, tokens = typed_key_by_key(version, tokens, text, at, keys, domain)
     # "b7" names an object declared further on (a name declared twice is left to a full build of the
     # index); "b7x" declares what the fact uses
     assert followed == [True] * 5 + [False, False], followed
@@ -472,3 +472,25 @@ def test_edits_of_comments_and_keywords_on_long_lines_are_followed_exactly() -> 
             tokens = advance(tokens, text, version.index, version.parsed.derived)
             assert tokens is not None, typed
             assert tokens.data == fresh(text, domain, "utf-16"), typed
+
+
+def test_a_name_a_fact_uses_since_the_last_object_edit_recolours_it_when_declared() -> None:
+    """An object typed at the start of the list (nothing names it: followed), then a fact naming an
+    unknown `zz`, then `zz` declared at the start of the list: the fact's use turns into an object, so
+    that last edit recolours the document, and every version's tokens are a fresh computation's."""
+    text = long_problem(200)
+    domain = parse_document("d.pddl", LONG_DOMAIN)
+    parsed = parse_document("p.pddl", text)
+    version = Version(parsed, indexed(parsed, domain, None))
+    tokens = encode_document(text, version.index)
+    first = text.index("(:objects") + len("(:objects ")
+    fact = text.index("    (on b100 ")
+    followed = []
+    for edited in (text[:first] + "c1 " + text[first:],
+                   text[:first] + "c1 " + text[first:fact] + "    (clear zz)\n" + text[fact:],
+                   text[:first] + "c1 zz " + text[first:fact] + "    (clear zz)\n" + text[fact:]):
+        version = next_version(version, edited, domain)
+        followed.append(advance(tokens, edited, version.index, version.parsed.derived) is not None)
+        tokens, _ = update_document(tokens, edited, version.index, "utf-16", version.parsed.derived)
+        assert tokens.data == fresh(edited, domain, "utf-16")
+    assert followed == [True, True, False]
