@@ -20,7 +20,7 @@ from plansight.analyses.model.deferred import built, peek
 from plansight.analyses.model.pddl import Domain, Name, Plan, Problem, TypedName, TypeRef
 from plansight.analyses.model.printer import print_step
 from plansight.analyses.syntax.documents import ParsedDocument
-from plansight.analyses.syntax.runs import MovedAnd, list_length, list_window
+from plansight.analyses.syntax.runs import MovedAnd, list_length, list_run, list_window
 from plansight.analyses.workspace.sources import DiskSource
 from plansight.server.context import in_worker
 from plansight.server.convert import RangeMapper, encoding_name, path_to_uri
@@ -135,25 +135,30 @@ def _domain_children(domain: Domain, mapper: RangeMapper) -> Iterator[types.Docu
 
 
 def _problem_children(problem: Problem, text: str, mapper: RangeMapper) -> Iterator[types.DocumentSymbol]:
-    by_type: dict[TypeRef | None, list[TypedName]] = {}
-    declared: tuple[TypedName, ...] = built(peek(problem, "objects"))  # alone, not :init and the goal
-    for item in declared:
+    # the objects as the parse left them: grouped by their types' content, and only those shown moved to
+    # their current spans (after an edit of a large problem's `:objects`, the list is not built)
+    declared = list_run(peek(problem, "objects"))
+    by_type: dict[TypeRef | None, list[int]] = {}
+    for index, item in enumerate(declared.originals()):
         group = by_type.get(item.type)
         if group is None:
-            by_type[item.type] = [item]
+            by_type[item.type] = [index]
         else:
-            group.append(item)
+            group.append(index)
     type_groups = []
-    for type_ref, items in by_type.items():
+    for type_ref, indexes in by_type.items():
         type_name = type_text(type_ref)
+        shown = [declared.current(index) for index in indexes[:MAX_CHILDREN]]
         children = [_node(o.name.display, Kind.Constant, o.span, o.name.span, mapper, detail=type_name)
-                    for o in items[:MAX_CHILDREN]]
-        cover = Span(min(o.span.start for o in items), max(o.span.end for o in items))
-        type_groups.append(_node(type_name, Kind.Class, cover, items[0].name.span, mapper, children,
-                                 detail=f"{len(items)} object" + ("s" if len(items) != 1 else "")))
-    objects = _section(_keyword(problem.sections, ":objects"), type_groups, (o.span for o in declared),
-                       mapper, "objects")
-    if objects is not None and declared:
+                    for o in shown]
+        # the objects are in text order: the group runs from its first one's start to its last one's end
+        cover = Span(declared.span(indexes[0]).start, declared.span(indexes[-1]).end)
+        type_groups.append(_node(type_name, Kind.Class, cover, shown[0].name.span, mapper, children,
+                                 detail=f"{len(indexes)} object" + ("s" if len(indexes) != 1 else "")))
+    count = len(declared)
+    objects = _section(_keyword(problem.sections, ":objects"), type_groups,
+                       (declared.span(0), declared.span(count - 1)) if count else (), mapper, "objects")
+    if objects is not None and count:
         yield objects
     # :init and the goal as the parse left them: after an edit, only the facts shown are copied with
     # their moved spans, not all of them (analyses/syntax/runs.py)

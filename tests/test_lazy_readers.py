@@ -24,7 +24,7 @@ from plansight.analyses.editing.quick_fixes import _atom_at, _problem_formulas
 from plansight.analyses.model.deferred import Deferred, peek
 from plansight.analyses.model.pddl import Problem, Quantified, walk
 from plansight.analyses.syntax.documents import ParsedDocument, parse_document, reparse_document
-from plansight.analyses.syntax.runs import list_length, list_touching, list_window
+from plansight.analyses.syntax.runs import Run, list_length, list_touching, list_window
 from plansight.server.completion_feature import _typed_names
 from plansight.server.convert import RangeMapper
 from plansight.server.hover_feature import _find_variable, _object
@@ -169,3 +169,28 @@ def test_inlay_hints_and_hover_read_the_objects_alone_after_an_edit_before_them(
     target: Any = SimpleNamespace(span=Span(at, at + 2), kind="object")
     assert _object(target, None, lazy) == _object(target, None, full) == "**object** `o7 - block`"
     assert unbuilt(lazy.problem)
+
+
+def test_the_outline_and_type_hints_leave_the_objects_unbuilt_after_an_edit_of_them_or_before_them() -> None:
+    """An object typed at the start of a long untyped object list moves every other one, and so does an
+    edit of the header for a typed list spread over lines: the outline (objects grouped by type) and
+    the inlay hints of each line read the list as the parse left it, moving only what they show, and
+    answer what they answer on a full parse."""
+    untyped = render(FACTS * 5, list(GOALS)).replace(OBJECTS, " ".join(f"o{i}" for i in range(300)))
+    typed = render(FACTS * 5, list(GOALS)).replace(OBJECTS, "o0 o1 o2 o3\n    o4 o5 - block\n"
+                                                   "    t1 t2 - table\n    x y z w - block u")
+    edits = [(untyped, untyped.replace("(:objects o0", "(:objects n0 o0")),
+             (typed, typed.replace("(:domain blocks)", "(:domain blocksworld)"))]
+    for before_text, text in edits:
+        lazy = reparse_document(parse_document("p.pddl", before_text), "p.pddl", text, lazy=True)
+        full = parse_document("p.pddl", text)
+        assert lazy.problem is not None and full.problem is not None
+        assert isinstance(peek(lazy.problem, "objects"), Deferred)
+        mapper = RangeMapper(text, "utf-16")
+        assert outline(lazy, mapper) == outline(full, mapper)
+        lines = [Span(m.start(), m.end()) for m in re.finditer(r"[^\n]*\n", text)]
+        for span in [None, *lines]:
+            assert object_type_hints(lazy.problem, text, span) == object_type_hints(full.problem, text, span)
+        objects = peek(lazy.problem, "objects")
+        assert isinstance(objects, Run) and objects._state[2] is None  # never built: no tuple of them made
+    assert object_type_hints(full.problem, text)

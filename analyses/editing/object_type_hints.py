@@ -11,9 +11,10 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from plansight.analyses.diagnostics.spans import Span, line_start_at
-from plansight.analyses.model.deferred import built, peek
-from plansight.analyses.model.pddl import Problem, TypedName
+from plansight.analyses.model.deferred import peek
+from plansight.analyses.model.pddl import Problem
 from plansight.analyses.model.printer import type_text
+from plansight.analyses.syntax.runs import list_run
 
 LONG_RUN = 3
 """Runs of at least this many names sharing one ``- type`` get hints."""
@@ -33,16 +34,26 @@ def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> 
     editor).
     """
     runs: dict[Span, list[int]] = {}
-    objects: tuple[TypedName, ...] = built(peek(problem, "objects"))  # alone: :init and the goal stay lazy
-    for index, typed in enumerate(objects):
+    # as the parse left them: after an edit of `:objects` in a large problem, only the names hinted are
+    # moved to their current spans (the list is not built, nor are :init and the goal)
+    objects = list_run(peek(problem, "objects"))
+    for index, typed in enumerate(objects.originals()):
         if typed.type is not None:
             runs.setdefault(typed.type.span, []).append(index)
+    first, stop = 0, len(objects)
+    if span is not None:  # the declarations that may hold a name ending in the span (they are in order)
+        first, stop = objects.ending_by(span.start - 1), objects.starting_before(span.end + 1)
     hints = []
-    for type_span, members in runs.items():
-        type_line_start = line_start_at(text, type_span.start)
+    for members in runs.values():
         last = members[-1]
-        for index in members:
-            name = objects[index].name
+        shown = [index for index in members if first <= index < stop]
+        if not shown:
+            continue
+        type_ref = objects.current(last).type
+        assert type_ref is not None
+        type_line_start = line_start_at(text, type_ref.span.start)
+        for index in shown:
+            name = objects.current(index).name
             far = line_start_at(text, name.span.start) != type_line_start  # not on the type's line
             if index == last and not far:
                 continue
@@ -50,8 +61,6 @@ def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> 
                 continue
             if span is not None and not (span.start <= name.span.end <= span.end):
                 continue
-            type_ref = objects[index].type
-            assert type_ref is not None
             hints.append(TypeHint(name.span.end, f": {type_text(type_ref)}"))
     hints.sort()
     return hints

@@ -249,6 +249,13 @@ def list_window(value: Any, start: int, stop: int | None) -> tuple[Any, ...]:
     return value.window(start, stop).materialize() if start < stop else ()
 
 
+def list_run(value: Any) -> Run:
+    """A list field's peeked value as a run, never built: readers that group or filter the elements by
+    their content read :meth:`Run.originals` (not moved), and move only those they show
+    (:meth:`Run.current`, :meth:`Run.span`)."""
+    return _as_run(value)
+
+
 def list_touching(value: Any, start: int, end: int) -> tuple[Any, ...]:
     """The elements of a list field's peeked value whose spans touch ``start``..``end`` (ends included),
     with their current spans: for readers that look for what is at a position (a hover, a quick fix)
