@@ -37,9 +37,10 @@ def object_type_hints(problem: Problem, text: str, span: Span | None = None) -> 
     # as the parse left them: after an edit of `:objects` in a large problem, only the names hinted are
     # moved to their current spans (the list is not built, nor are :init and the goal)
     objects = list_run(peek(problem, "objects"))
-    for index, typed in enumerate(objects.originals()):
-        if typed.type is not None:
-            runs.setdefault(typed.type.span, []).append(index)
+    for index, (typed, delta) in enumerate(zip(objects.originals(), objects.deltas(), strict=True)):
+        if typed.type is not None:  # by where the type is now (an older piece's offsets are its own text's)
+            type_span = typed.type.span
+            runs.setdefault(Span(type_span.start + delta, type_span.end + delta), []).append(index)
     first, stop = 0, len(objects)
     if span is not None:  # the declarations that may hold a name ending in the span (they are in order)
         first, stop = objects.ending_by(span.start - 1), objects.starting_before(span.end + 1)

@@ -151,6 +151,11 @@ class Run(Deferred):
             return tuple(pieces[0][0])
         return tuple(chain.from_iterable(nodes[lo:hi] for nodes, lo, hi, _delta in pieces))
 
+    def deltas(self) -> list[int]:
+        """By how much each element of :meth:`originals` has moved since (its current offsets are its
+        original ones plus this)."""
+        return list(chain.from_iterable(repeat(delta, hi - lo) for _nodes, lo, hi, delta in self._state[0]))
+
     def current(self, index: int) -> Any:
         """Element ``index`` with its span in the version this run belongs to (a copy when it has moved;
         not kept: read it once per use)."""
