@@ -184,6 +184,23 @@ def test_an_object_declared_or_undeclared_changes_what_its_facts_and_goals_say()
     _agree_on_each([text.replace(" - block", "") for text in texts], DOMAINS[1])
 
 
+def test_an_object_retyped_or_respelt_in_a_typed_list_is_seen() -> None:
+    """An edit inside a typed object list parses the whole section again: its new declarations are
+    compared with the previous ones by content, their types and their spelling included (a message
+    quotes the declaration's spelling: `Did you mean `Block1`?`)."""
+    facts = ["(on block1 b)", "(clear block2)"]
+    texts = [render([objects], facts, ["(on block1 b)"], True)
+             for objects in ("block1 b - block", "block1 - table b - block", "block1 b - block",
+                             "Block1 b - block", "Block1 - block b - block")]
+    _agree_on_each(texts, DOMAINS[0])
+    respelt = parse_document("p.pddl", texts[3]).problem
+    assert respelt is not None
+    assert any("`Block1`" in d.message for d in check_problem(respelt, DOMAINS[0]))
+    retyped = parse_document("p.pddl", texts[1]).problem
+    assert retyped is not None
+    assert "type-mismatch" in {d.code for d in check_problem(retyped, DOMAINS[0])}
+
+
 @pytest.mark.parametrize(("domain_index", "added"), [
     (3, "(and (clear a))"),  # contingent: the atoms in `and` are facts, duplicates of the plain ones
     (3, "(oneof (clear a) (clear b))"),
