@@ -43,7 +43,7 @@ from plansight.analyses.model.pddl import (
     numeric_terms,
     walk,
 )
-from plansight.analyses.model.vocabulary import OBJECT, Vocabulary, vocabulary
+from plansight.analyses.model.vocabulary import Vocabulary, vocabulary
 from plansight.analyses.semantics.argument_checks import (
     Ancestry,
     ObjectTable,
@@ -262,7 +262,7 @@ class _ProblemCheck:
         if type_ref is None or not self.typed:
             return
         for t in type_ref.names:
-            if t.key != OBJECT and t.key not in self.vocab.types:
+            if not self.vocab.declares_type(t.key):
                 hint = self.suggest(t.display, "type", [d.name.display for d in self.vocab.domain.types])
                 self.report(
                     "undeclared-type",

@@ -59,7 +59,6 @@ from plansight.analyses.model.pddl import (
     TypedName,
     walk,
 )
-from plansight.analyses.model.vocabulary import OBJECT
 from plansight.analyses.syntax.runs import MovedAnd, Run
 
 CLEAN, NAMES, ASSIGNMENT, OTHER = 0, 1, 2, 3
@@ -398,8 +397,8 @@ def _objects_edited(previous: _State, removed: Sequence[Any], added: Sequence[An
             key in vocab.constants or (key in declared and key not in gone) for key in added_keys):
         return none
     for item in added:
-        if item.type is not None and (not tables.typed or any(
-                t.key != OBJECT and t.key not in vocab.types for t in item.type.names)):
+        if item.type is not None and (not tables.typed or not all(
+                vocab.declares_type(t.key) for t in item.type.names)):
             return none
     updated = Tables.__new__(Tables)
     updated.vocab, updated.typed = vocab, tables.typed

@@ -48,6 +48,10 @@ class Vocabulary:
         """Whether the domain is typed (declares `:typing`, or `:adl` which implies it)."""
         return bool({":typing", ":adl"} & self.requirements)
 
+    def declares_type(self, type_name: str) -> bool:
+        """Whether a type written in a typed list names a type of this domain (``object`` always does)."""
+        return type_name == OBJECT or type_name in self.types
+
     def ancestors(self, type_name: str) -> frozenset[str]:
         """The type itself, every supertype, and ``object``."""
         return self._ancestors.get(type_name, frozenset((type_name, OBJECT)))

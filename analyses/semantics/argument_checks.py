@@ -199,7 +199,7 @@ class ObjectTable:
                 names = tuple(t.key for t in type_ref.names)
                 if names not in by_names:
                     # an undeclared type is reported as such; its objects then fit anywhere
-                    known = all(n == OBJECT or n in vocab.types for n in names)
+                    known = all(map(vocab.declares_type, names))
                     by_names[names] = ancestry_of(vocab, type_ref) if known else None
                 found = by_id[id(type_ref)] = by_names[names]
             self.ancestry[key] = found  # type: ignore[assignment]
