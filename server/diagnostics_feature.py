@@ -370,9 +370,7 @@ class DiagnosticsFeature(ServerFeature):
     def _warm_if_current(self, uri: str, request: AnalysisRequest, schedule: _Schedule) -> None:
         """Build the published version's symbol index in a worker, unless a newer edit has come in
         meanwhile (then that edit's analysis needs the thread more, and this index would never be used)."""
-        current = self._store.open.get(uri)
-        if (self._closed or self._pool is None or schedule.dirty or current is None
-                or current.version != request.version or current.text is not request.text):
+        if self._closed or self._pool is None or schedule.dirty or not self._still_open(request):
             return
         try:
             future = self._pool.submit(self._warm, request)
@@ -385,11 +383,15 @@ class DiagnosticsFeature(ServerFeature):
         """The worker-thread job that builds a published version's index (``warm_version``), unless the
         version was edited while the job waited for the worker: its index was retired with it, and
         building it again (~300 ms for a 1 MB problem) would only hold up the newer version's requests."""
-        current = self._store.open.get(request.uri)
-        if current is None or current.version != request.version or current.text is not request.text:
+        if not self._still_open(request):
             return
         with self._gc.analysing(len(request.text)):
             warm_version(request, self._caches)
+
+    def _still_open(self, request: AnalysisRequest) -> bool:
+        """Whether the document is still open at the very version (and text) ``request`` analysed."""
+        current = self._store.open.get(request.uri)
+        return current is not None and current.version == request.version and current.text is request.text
 
     async def _run_showing_progress(self, request: AnalysisRequest,
                                     comparison: _Comparison) -> AnalysisOutcome | None:
