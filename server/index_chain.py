@@ -78,12 +78,11 @@ class IndexChain:
         the same declarations would make the next version's tokens recolour the whole document)."""
         with self._lock:
             parsed = latest(key[0])
-            current = self._bases.get(path_key(key[0]))
-            if parsed is not None and current is not None and current[0][0] == key[0] and same_text(
-                    current[0][1], parsed.text) and current[0][2:] == key[2:] and not same_text(
-                    parsed.text, key[1]):
-                return
             if parsed is not None and not same_text(parsed.text, key[1]):
+                current = self._bases.get(path_key(key[0]))
+                if current is not None and current[0][0] == key[0] and same_text(
+                        current[0][1], parsed.text) and current[0][2:] == key[2:]:
+                    return  # the chain has indexed the latest parse already
                 derived = parsed.derived
                 if derived is None or not same_text(derived.previous_text, key[1]):
                     return
