@@ -210,7 +210,7 @@ class ObjectTable:
         table built from the new list holds, made in proportion to the edit. The entries of the objects
         the edit did not touch are the previous version's declarations, whose spans may have moved since:
         a table only reads their spelling and type."""
-        table = copy.copy(self)
+        table = self.fresh()
         table.declared = dict(self.declared)
         table.ancestry = dict(self.ancestry)
         for key in removed:
@@ -218,9 +218,7 @@ class ObjectTable:
         entries = [(obj.name.key, obj) for obj in added]
         table.declared.update(entries)
         table._add_ancestries(entries)
-        table._suggestions = {}
-        table._budget = SUGGESTION_BUDGET
-        table._fitting = {None: table.ancestry}
+        table._fitting = {None: table.ancestry}  # which names fit where: made again on demand
         return table
 
     def fresh(self) -> ObjectTable:
