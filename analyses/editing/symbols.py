@@ -657,9 +657,8 @@ def _update_object_run(old: SymbolIndex, splice: Splice, tables: _UpdateTables) 
             else:
                 objects[key] = now
     recoloured: list[Occurrence] = []
-    new_tables = _UpdateTables(max((d.span.end for d in new_own.values()), default=-1), False, objects,
-                               tables.constants, tables.partners, tables.changed | frozenset(resolved),
-                               tables.named)
+    new_tables = _UpdateTables(_last_end(new_own), False, objects, tables.constants, tables.partners,
+                               tables.changed | frozenset(resolved), tables.named)
     index = _spliced(old, splice, fresh, new_own, new_visible, new_tables, None,
                      (lambda piece: piece.resolved(resolved, recoloured)) if resolved else None)
     if index is None:
@@ -754,9 +753,8 @@ def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables
                                              "declaration", declarations[("object", item.name.key)])))
     for item in names:
         builder.type_ref(item.type)
-    last = next(reversed(declarations.values())).span.end if declarations else -1
-    new_tables = _UpdateTables(last, False, objects, tables.constants, tables.partners, frozenset(changed),
-                               tables.named)
+    new_tables = _UpdateTables(_last_end(declarations), False, objects, tables.constants, tables.partners,
+                               frozenset(changed), tables.named)
     index = _spliced(old, splice, builder.out, declarations, visible, new_tables, resolve)
     if index is not None:  # always: nothing is patched here
         index._object_repeats = {}  # no name is declared twice (see above)
@@ -764,6 +762,12 @@ def _update_declarations(old: SymbolIndex, splice: Splice, tables: _UpdateTables
                 key for key in edited if _kind_of(tables.objects.get(key)) != _kind_of(objects.get(key))}):
             index.kinds_kept_from = (own, old.visible)
     return index
+
+
+def _last_end(declarations: dict[tuple[SymbolKind, str], Declaration]) -> int:
+    """Where the last of a problem's own declarations ends: they are kept in text order (an update of
+    the object list inserts and moves them where they are written), so that is the last one's end."""
+    return next(reversed(declarations.values())).span.end if declarations else -1
 
 
 def _kind_of(declaration: Declaration | None) -> SymbolKind:
@@ -986,7 +990,7 @@ def _resolved(base: list[Occurrence], now: dict[str, Declaration | None],
     for i in hits:
         occurrence = base[i]
         decl = now[occurrence.key]
-        if occurrence.role == "reference" and occurrence.kind in ("object", "constant"):
+        if occurrence.role == "reference" and occurrence.kind in _ARGUMENTS:
             out[i] = _new(Occurrence, (occurrence.span, decl.kind if decl else "constant", occurrence.key,
                                        occurrence.text, "reference", decl))
             if out[i].kind != occurrence.kind:
